@@ -1,0 +1,51 @@
+import { useTranslation } from "react-i18next";
+import { Form } from "react-router";
+import { AppLink } from "~/components/AppLink";
+import { Icon } from "~/components/Icon";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+
+export interface MenuUser {
+  name: string;
+  email: string;
+  image: string | null;
+  isAdmin: boolean;
+}
+
+export function UserMenu({ user }: { user: MenuUser }) {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  const locale = useLocale();
+  const initial = (user.name || user.email).slice(0, 1).toUpperCase();
+  const item = "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
+  return (
+    <details className="relative">
+      <summary aria-label={t("nav.account")} className="flex cursor-pointer items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-primary-500/40">
+        {user.image ? (
+          <img src={user.image} alt="" className="size-8 rounded-full object-cover" />
+        ) : (
+          <span className="flex size-8 items-center justify-center rounded-full bg-primary-600 text-sm font-semibold text-white">{initial}</span>
+        )}
+      </summary>
+      <div className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        <div className="border-b border-slate-200 px-3 py-2 dark:border-slate-700">
+          <p className="truncate text-sm font-medium">{user.name}</p>
+          <p className="truncate text-xs text-slate-500">{user.email}</p>
+        </div>
+        <AppLink to={localize("/profile")} className={item}>
+          <Icon name="user" /> {t("nav.profile")}
+        </AppLink>
+        {user.isAdmin ? (
+          <AppLink to={localize("/admin/dashboard")} className={item}>
+            <Icon name="shield" /> {t("nav.admin")}
+          </AppLink>
+        ) : null}
+        <Form method="post" action="/signout" reloadDocument>
+          <input type="hidden" name="locale" value={locale} />
+          <button type="submit" className={item}>
+            <Icon name="log-out" /> {t("nav.signOut")}
+          </button>
+        </Form>
+      </div>
+    </details>
+  );
+}

@@ -1,0 +1,36 @@
+/** Where navigation rules send people. Paths are unprefixed; the current locale is kept. */
+export const navigation = {
+  /** Guests on a login-required page go here, with the original path in `redirect`. */
+  guestRedirect: "/signin",
+  /** Signed-in users on a guest-only page go here. */
+  signedInRedirect: "/",
+  /** Non-admins on admin pages go here. */
+  forbidden: "/403",
+  /**
+   * Per-path rules looked up on every request. A relative target is localized; an absolute
+   * URL is followed as an external redirect.
+   */
+  routeRules: {
+    "/admin": { redirect: "/admin/dashboard" },
+  } as Record<string, { redirect: string }>,
+};
+
+export type Access = "public" | "guest" | "user" | "admin";
+
+/** The pages a person can open from the search palette and that the sitemap lists. */
+export const pages: { path: string; titleKey: string; access: Access; sitemap: boolean }[] = [
+  { path: "/", titleKey: "pages.home", access: "public", sitemap: true },
+  { path: "/pricing", titleKey: "pages.pricing", access: "public", sitemap: true },
+  { path: "/signin", titleKey: "pages.signin", access: "guest", sitemap: true },
+  { path: "/signup", titleKey: "pages.signup", access: "guest", sitemap: true },
+  { path: "/forgot-password", titleKey: "pages.forgotPassword", access: "guest", sitemap: true },
+  { path: "/profile", titleKey: "pages.profile", access: "user", sitemap: false },
+  { path: "/admin/dashboard", titleKey: "pages.adminDashboard", access: "admin", sitemap: false },
+];
+
+export function canOpen(access: Access, user: { isAdmin: boolean } | null): boolean {
+  if (access === "public") return true;
+  if (access === "guest") return !user;
+  if (access === "user") return !!user;
+  return !!user?.isAdmin;
+}

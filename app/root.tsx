@@ -1,0 +1,127 @@
+import { useEffect, useMemo } from "react";
+import { I18nextProvider, useTranslation } from "react-i18next";
+import {
+  data,
+  isRouteErrorResponse,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  type ShouldRevalidateFunctionArgs,
+} from "react-router";
+import type { Route } from "./+types/root";
+import "./app.css";
+import { Brand } from "~/components/Navbar";
+import { NewVersionWatcher } from "~/components/NewVersionWatcher";
+import { Toaster } from "~/components/Toaster";
+import { splitLocale, type Locale } from "~/i18n/config";
+import { isChunkLoadError, reloadOnceAfterChunkError } from "~/lib/chunk-reload";
+import { createI18n } from "~/lib/i18n";
+import { useNonce } from "~/lib/nonce";
+import { themeScript } from "~/lib/theme";
+import { useRootData } from "~/lib/use-root-data";
+import { getUser, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/server/auth/guards.server";
+import { currentBuildId } from "~/server/build-info.server";
+import { loadEnv } from "~/server/env.server";
+import { getInstance, getLocale, i18nextMiddleware, resourcesFor } from "~/server/i18n.server";
+import { getToast } from "~/server/toast.server";
+
+export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, sessionMiddleware, routeRulesMiddleware];
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const locale = getLocale(context) as Locale;
+  const user = getUser(context);
+  const { toast, headers } = await getToast(request);
+  return data(
+    {
+      locale,
+      resources: resourcesFor(locale),
+      brand: getInstance(context).t("brand"),
+      baseUrl: loadEnv().BASE_URL,
+      buildId: currentBuildId(),
+      user: user && { name: user.name, email: user.email, image: user.image, isAdmin: isAdmin(user) },
+      toast,
+    },
+    { headers: headers ?? undefined },
+  );
+}
+
+/** The root data only changes with the language, the signed-in user (after actions) or a toast. */
+export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate }: ShouldRevalidateFunctionArgs) {
+  return splitLocale(currentUrl.pathname).locale !== splitLocale(nextUrl.pathname).locale || defaultShouldRevalidate;
+}
+
+export function Layout({ children }: { children: React.ReactNode }) {
+  const rootData = useRootData();
+  const nonce = useNonce();
+  const locale = rootData?.locale ?? "en";
+  const i18n = useMemo(() => createI18n(locale, rootData?.resources), [locale, rootData?.resources]);
+  return (
+    <html lang={locale} dir="ltr" suppressHydrationWarning>
+      <head>
+        <meta charSet="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="color-scheme" content="light dark" />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
+        <Meta />
+        <Links />
+      </head>
+      <body className="min-h-screen">
+        <I18nextProvider i18n={i18n}>
+          {children}
+          <Toaster serverToast={rootData?.toast ?? null} />
+          <NewVersionWatcher buildId={rootData?.buildId ?? null} />
+        </I18nextProvider>
+        <ScrollRestoration nonce={nonce} />
+        <Scripts nonce={nonce} />
+      </body>
+    </html>
+  );
+}
+
+export default function App() {
+  return <Outlet />;
+}
+
+function describeError(error: unknown): { status: number; message: string } {
+  if (isRouteErrorResponse(error)) {
+    const message = (error.data as { message?: string } | null)?.message;
+    return { status: error.status, message: message ?? (error.status === 404 ? "Page Not Found" : error.statusText || "Internal Server Error") };
+  }
+  return { status: 500, message: "Internal Server Error" };
+}
+
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const { t } = useTranslation();
+  const { status, message } = describeError(error);
+  const fallback = status === 404 ? "Page Not Found" : "Internal Server Error";
+
+  useEffect(() => {
+    if (isChunkLoadError(error)) reloadOnceAfterChunkError();
+  }, [error]);
+
+  return (
+    <div className="flex min-h-screen flex-col">
+      <title>{`${status} - ${fallback}`}</title>
+      <header className="border-b border-slate-200 dark:border-slate-800">
+        <div className="mx-auto flex h-14 max-w-6xl items-center px-4">
+          <Brand />
+        </div>
+      </header>
+      <main className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+        <p className="text-6xl font-bold text-primary-600" data-testid="error-status">{status}</p>
+        <h1 className="mt-4 text-2xl font-semibold" data-testid="error-message">{message}</h1>
+        <p className="mt-3 text-slate-600 dark:text-slate-400">
+          {t(status === 404 ? "error.notFoundDescription" : "error.serverDescription", {
+            defaultValue: status === 404 ? "The page you are looking for does not exist." : "Something went wrong on our side.",
+          })}
+        </p>
+        <a href="/" className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700">
+          {t("error.backHome", { defaultValue: "Back to home" })}
+        </a>
+      </main>
+    </div>
+  );
+}

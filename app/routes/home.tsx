@@ -1,0 +1,98 @@
+import { useTranslation } from "react-i18next";
+import { redirect } from "react-router";
+import { isbot } from "isbot";
+import type { Route } from "./+types/home";
+import { AppLink } from "~/components/AppLink";
+import { Footer } from "~/components/Footer";
+import { Icon, type IconName } from "~/components/Icon";
+import { Navbar } from "~/components/Navbar";
+import { defaultLocale, isLocale, LOCALE_COOKIE, localizePath, matchAcceptLanguage } from "~/i18n/config";
+import { seo } from "~/lib/seo";
+import { useLocalize } from "~/lib/use-root-data";
+import { parseCookies } from "~/server/auth/cookies.server";
+import { pageMeta } from "~/server/page-meta.server";
+
+/**
+ * Only the bare root may redirect, once, to the remembered or the browser's language.
+ * Crawlers never are, so every language version stays indexable at its own URL.
+ */
+function preferredLocale(request: Request) {
+  const remembered = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
+  if (isLocale(remembered)) return remembered;
+  return matchAcceptLanguage(request.headers.get("Accept-Language"));
+}
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const url = new URL(request.url);
+  if (url.pathname === "/" && !isbot(request.headers.get("user-agent"))) {
+    const locale = preferredLocale(request);
+    if (locale && locale !== defaultLocale) throw redirect(localizePath("/", locale) + url.search);
+  }
+  return { meta: pageMeta(context, "home") };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+const features: { key: string; icon: IconName }[] = [
+  { key: "auth", icon: "lock" },
+  { key: "organizations", icon: "users" },
+  { key: "billing", icon: "credit-card" },
+  { key: "i18n", icon: "globe" },
+  { key: "admin", icon: "shield" },
+  { key: "fast", icon: "zap" },
+];
+
+export default function Home() {
+  const { t } = useTranslation("home");
+  const localize = useLocalize();
+  return (
+    <div className="flex min-h-screen flex-col">
+      <Navbar />
+      <main className="flex-1">
+        <section className="relative overflow-hidden border-b border-slate-200 bg-gradient-to-b from-primary-50 to-white dark:border-slate-800 dark:from-primary-950/40 dark:to-slate-950">
+          <div className="mx-auto max-w-4xl px-4 py-24 text-center sm:py-32">
+            <p className="mb-4 inline-flex items-center gap-2 rounded-full border border-primary-200 bg-white px-3 py-1 text-xs font-medium text-primary-800 dark:border-primary-800 dark:bg-slate-900 dark:text-primary-300">
+              <Icon name="zap" className="size-3.5" /> {t("hero.badge")}
+            </p>
+            <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-6xl">{t("hero.title")}</h1>
+            <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-slate-600 dark:text-slate-300">{t("hero.subtitle")}</p>
+            <div className="mt-10 flex flex-wrap items-center justify-center gap-3">
+              <AppLink to={localize("/signup")} className="inline-flex items-center gap-2 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white shadow-sm hover:bg-primary-700">
+                {t("hero.primary")} <Icon name="arrow-right" />
+              </AppLink>
+              <AppLink to={localize("/pricing")} className="rounded-md border border-slate-300 bg-white px-5 py-2.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800">
+                {t("hero.secondary")}
+              </AppLink>
+            </div>
+          </div>
+        </section>
+        <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 py-20">
+          <h2 id="features" className="text-center text-3xl font-bold tracking-tight">{t("features.title")}</h2>
+          <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600 dark:text-slate-400">{t("features.subtitle")}</p>
+          <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
+            {features.map((feature) => (
+              <li key={feature.key} className="rounded-xl border border-slate-200 p-6 dark:border-slate-800">
+                <span className="inline-flex size-10 items-center justify-center rounded-lg bg-primary-100 text-primary-700 dark:bg-primary-900/50 dark:text-primary-300">
+                  <Icon name={feature.icon} className="size-5" />
+                </span>
+                <h3 className="mt-4 font-semibold">{t(`features.${feature.key}.title`)}</h3>
+                <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`features.${feature.key}.body`)}</p>
+              </li>
+            ))}
+          </ul>
+        </section>
+        <section className="border-t border-slate-200 bg-slate-50 dark:border-slate-800 dark:bg-slate-900/50">
+          <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-16 text-center">
+            <h2 className="text-2xl font-bold tracking-tight">{t("cta.title")}</h2>
+            <p className="mt-3 text-slate-600 dark:text-slate-400">{t("cta.body")}</p>
+            <AppLink to={localize("/signup")} className="mt-8 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white hover:bg-primary-700">
+              {t("cta.button")}
+            </AppLink>
+          </div>
+        </section>
+      </main>
+      <Footer />
+    </div>
+  );
+}

@@ -1,0 +1,92 @@
+import { useTranslation } from "react-i18next";
+import type { Route } from "./+types/pricing";
+import { AppLink } from "~/components/AppLink";
+import { Footer } from "~/components/Footer";
+import { Icon } from "~/components/Icon";
+import { Navbar } from "~/components/Navbar";
+import { plans, type BillingInterval } from "~/config/plans";
+import { seo } from "~/lib/seo";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { pageMeta } from "~/server/page-meta.server";
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  // The interval lives in the query, so the toggle is a plain link that works without JS.
+  const interval: BillingInterval = new URL(request.url).searchParams.get("interval") === "yearly" ? "yearly" : "monthly";
+  return { interval, meta: pageMeta(context, "pricing") };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+export default function Pricing({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("pricing");
+  const locale = useLocale();
+  const localize = useLocalize();
+  const { interval } = loaderData;
+  const money = new Intl.NumberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+  const toggle = "rounded-full px-4 py-1.5 text-sm font-medium aria-[current=true]:bg-white aria-[current=true]:shadow-sm dark:aria-[current=true]:bg-slate-700";
+  return (
+    <div className="flex min-h-screen flex-col">
+      <Navbar />
+      <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-20">
+        <div className="text-center">
+          <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">{t("title")}</h1>
+          <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-300">{t("subtitle")}</p>
+          <nav aria-label={t("interval.label")} className="mt-8 inline-flex rounded-full bg-slate-100 p-1 dark:bg-slate-800">
+            <AppLink to="?interval=monthly" preventScrollReset aria-current={interval === "monthly"} className={toggle}>
+              {t("interval.monthly")}
+            </AppLink>
+            <AppLink to="?interval=yearly" preventScrollReset aria-current={interval === "yearly"} className={toggle}>
+              {t("interval.yearly")} <span className="text-primary-700 dark:text-primary-400">{t("interval.save")}</span>
+            </AppLink>
+          </nav>
+        </div>
+        <ul className="mt-14 grid gap-6 lg:grid-cols-3">
+          {plans.map((plan) => (
+            <li
+              key={plan.id}
+              data-plan={plan.id}
+              className={`relative flex flex-col rounded-2xl border p-8 ${plan.highlighted ? "border-primary-500 shadow-lg ring-1 ring-primary-500" : "border-slate-200 dark:border-slate-800"}`}
+            >
+              {plan.highlighted ? (
+                <span className="absolute -top-3 left-8 rounded-full bg-primary-600 px-3 py-0.5 text-xs font-semibold text-white">{t("popular")}</span>
+              ) : null}
+              <h2 className="text-lg font-semibold">{t(`plans.${plan.id}.name`)}</h2>
+              <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`plans.${plan.id}.description`)}</p>
+              <p className="mt-6 flex items-baseline gap-1">
+                <span className="text-4xl font-bold tracking-tight">{money.format(plan[interval])}</span>
+                <span className="text-sm text-slate-500">{t(interval === "monthly" ? "perMonth" : "perYear")}</span>
+              </p>
+              <AppLink
+                to={localize(`/signup?plan=${plan.id}&interval=${interval}`)}
+                className={`mt-8 rounded-md px-4 py-2.5 text-center text-sm font-medium ${plan.highlighted ? "bg-primary-600 text-white hover:bg-primary-700" : "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"}`}
+              >
+                {t(plan.monthly === 0 ? "cta.free" : "cta.paid")}
+              </AppLink>
+              <ul className="mt-8 space-y-3 text-sm">
+                {plan.features.map((feature) => (
+                  <li key={feature} className="flex gap-2">
+                    <Icon name="check" className="mt-0.5 size-4 shrink-0 text-primary-600" />
+                    {t(`features.${feature}`)}
+                  </li>
+                ))}
+              </ul>
+            </li>
+          ))}
+        </ul>
+        <section aria-labelledby="faq" className="mx-auto mt-24 max-w-3xl">
+          <h2 id="faq" className="text-center text-2xl font-bold tracking-tight">{t("faq.title")}</h2>
+          <dl className="mt-8 divide-y divide-slate-200 dark:divide-slate-800">
+            {(["cancel", "trial", "seats", "payment"] as const).map((q) => (
+              <div key={q} className="py-5">
+                <dt className="font-medium">{t(`faq.${q}.q`)}</dt>
+                <dd className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`faq.${q}.a`)}</dd>
+              </div>
+            ))}
+          </dl>
+        </section>
+      </main>
+      <Footer />
+    </div>
+  );
+}

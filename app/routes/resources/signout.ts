@@ -1,0 +1,19 @@
+import type { Route } from "./+types/signout";
+import { isLocale, localizePath } from "~/i18n/config";
+import { signOut } from "~/server/auth/session.server";
+import { getInstance } from "~/server/i18n.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+/** The user menu's sign-out form: ends the session, clears the cookie, goes home. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const form = await request.formData();
+  const lng = form.get("locale");
+  const locale = isLocale(lng) ? lng : "en";
+  const headers = await signOut(request);
+  const t = getInstance(context).getFixedT(locale);
+  return redirectWithToast(localizePath("/", locale), { type: "success", title: t("toast.signedOut") }, { headers });
+}
+
+export function loader() {
+  return new Response(null, { status: 405, headers: { Allow: "POST" } });
+}

@@ -1,0 +1,58 @@
+import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { navigation } from "~/config/navigation";
+import { localizePath, splitLocale } from "~/i18n/config";
+import { isExternalUrl } from "~/lib/safe-redirect";
+import { loadEnv } from "~/server/env.server";
+import { getSessionUser, type SessionUser } from "./session.server";
+
+const userContext = createContext<SessionUser | null>(null);
+
+/** Reads the session once per request; every guard and loader shares it. */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+  context.set(userContext, await getSessionUser(request));
+};
+
+export function getUser(context: Readonly<RouterContextProvider>): SessionUser | null {
+  return context.get(userContext);
+}
+
+export function isAdmin(user: SessionUser | null): boolean {
+  return !!user && (user.role === "admin" || loadEnv().ADMIN_USER_IDS.includes(user.id));
+}
+
+/** Redirects to an unprefixed path in the request's language. */
+export function localizedRedirect(request: Request, path: string, init?: ResponseInit): Response {
+  const { locale } = splitLocale(new URL(request.url).pathname);
+  return redirect(localizePath(path, locale), init);
+}
+
+/** Route rules: an exact-path table that can redirect, locally (localized) or externally. */
+export const routeRulesMiddleware: MiddlewareFunction<Response> = ({ request }) => {
+  const url = new URL(request.url);
+  const rule = navigation.routeRules[splitLocale(url.pathname).path];
+  if (!rule) return;
+  throw isExternalUrl(rule.redirect)
+    ? redirect(rule.redirect)
+    : localizedRedirect(request, rule.redirect + url.search);
+};
+
+/** The signed-in user, or a redirect to sign in that brings the visitor back afterwards. */
+export function requireUser(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+  const user = getUser(context);
+  if (user) return user;
+  const url = new URL(request.url);
+  const back = encodeURIComponent(url.pathname + url.search);
+  throw localizedRedirect(request, `${navigation.guestRedirect}?redirect=${back}`);
+}
+
+export const requireUserMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
+  requireUser(request, context);
+};
+
+export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
+  if (getUser(context)) throw localizedRedirect(request, navigation.signedInRedirect);
+};
+
+export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
+  if (!isAdmin(requireUser(request, context))) throw localizedRedirect(request, navigation.forbidden);
+};

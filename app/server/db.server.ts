@@ -1,0 +1,96 @@
+// The one Prisma client of the process. DATABASE_URL picks the database:
+// `postgres://` / `postgresql://` -> PostgreSQL, anything else (default file:./data/app.db)
+// -> an embedded SQLite file. Both go through driver adapters with engineType "client", so
+// no native Prisma engine is involved (docs/decisions/0001-database-migrations.md).
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
+import { PrismaClient as PostgresClient } from "../../generated/prisma/postgres/client";
+import { Prisma, PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
+import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath } from "./db/url.server";
+
+/**
+ * The client type every caller types against. A generated client is bound to one provider,
+ * so there are two (generated/prisma/sqlite and generated/prisma/postgres, both from
+ * prisma/schema.prisma); their model APIs are the same, and the SQLite one is the common
+ * denominator (it lacks PostgreSQL-only options such as `mode: "insensitive"`).
+ */
+export type Database = SqliteClient;
+export { Prisma };
+export type {
+  Account,
+  AuditLog,
+  Invitation,
+  Member,
+  Organization,
+  RateLimit,
+  Session,
+  Subscription,
+  Team,
+  TeamMember,
+  User,
+  Verification,
+} from "../../generated/prisma/sqlite/client";
+
+/**
+ * The SQLite adapter with this app's connection settings. The adapter takes only
+ * better-sqlite3's constructor options (busy timeout among them), so the pragmas run on
+ * the connection right after it opens.
+ */
+class SqliteAdapterFactory extends PrismaBetterSQLite3 {
+  readonly #file: string;
+
+  constructor(file: string) {
+    // timeout = busy_timeout: wait up to 5 s for another writer instead of failing at once.
+    super({ url: file, timeout: 5000 });
+    this.#file = file;
+  }
+
+  override async connect() {
+    // better-sqlite3 creates the file but not its directory (data/ on a fresh checkout).
+    if (this.#file !== ":memory:") mkdirSync(dirname(this.#file), { recursive: true });
+    const adapter = await super.connect();
+    // WAL: readers never block the writer. synchronous=NORMAL is safe with WAL (a power cut
+    // may lose the last commits, never corrupt). foreign_keys is better-sqlite3's default,
+    // stated here because the cascades in the schema depend on it.
+    await adapter.executeScript(
+      "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
+    );
+    return adapter;
+  }
+}
+
+/** A new client for `databaseUrl`. The app uses `prisma` below; tests and scripts may need their own. */
+export function createDatabase(databaseUrl: string): Database {
+  if (providerOf(databaseUrl) === "postgresql") {
+    const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+    // Same models, same generated API (see `Database`); only the provider baked into the
+    // generated code differs, which TypeScript sees as unrelated types.
+    return client as unknown as Database;
+  }
+  return new SqliteClient({ adapter: new SqliteAdapterFactory(sqliteFilePath(databaseUrl)) });
+}
+
+// Kept on globalThis so the dev server's module reloads reuse the client instead of opening
+// one more connection (pool) per edit. Read process.env directly: env.server.ts validates
+// the same variable with the same default.
+const globalForPrisma = globalThis as typeof globalThis & { __prisma?: Database };
+export const prisma: Database = (globalForPrisma.__prisma ??= createDatabase(
+  process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
+));
+
+/** Throws when the database cannot answer (readiness check, start-up). */
+export async function checkDatabase(): Promise<void> {
+  await prisma.$queryRaw`SELECT 1`;
+}
+
+/** Closes the connection(s) on shutdown. A later query would open them again. */
+export async function closeDatabase(): Promise<void> {
+  await prisma.$disconnect();
+}
+
+/** True for Prisma's unique constraint violation (P2002), the same on both databases. */
+export function isUniqueViolation(error: unknown): boolean {
+  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}

@@ -1,0 +1,205 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { DEMO_ADMIN, formatProblems, parseEnv, readOrCreateDevSecret, type Env } from "./env.server";
+
+const SECRET = "s".repeat(32);
+
+function ok(source: Record<string, string | undefined>): Env {
+  const result = parseEnv(source, { devSecret: () => "dev-secret" });
+  if (!result.success) throw new Error(formatProblems(result.problems));
+  return result.data;
+}
+
+function problems(source: Record<string, string | undefined>): string[] {
+  const result = parseEnv(source);
+  if (result.success) throw new Error("expected the environment to be rejected");
+  return result.problems;
+}
+
+describe("parseEnv defaults", () => {
+  it("fills in the development defaults from an empty environment", () => {
+    const env = ok({});
+    expect(env).toMatchObject({
+      NODE_ENV: "development",
+      PORT: 3000,
+      HOST: "0.0.0.0",
+      BASE_URL: "http://localhost:3000",
+      DATABASE_URL: "file:./data/app.db",
+      AUTH_SECRET: "dev-secret",
+      MAIL_FROM: '"App" <no-reply@localhost>',
+      RATE_LIMIT: false,
+      TRUST_PROXY: false,
+      BODY_LIMIT: 1024 * 1024,
+      PAYMENT_PROVIDER: "stripe",
+      ADMIN_USER_IDS: [],
+      TRUSTED_ORIGINS: [],
+      isProduction: false,
+      secureCookies: false,
+      trustedOrigins: ["http://localhost:3000"],
+      admin: { ...DEMO_ADMIN, isDemo: true },
+      socialProviders: [],
+    });
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it("derives BASE_URL from PORT and treats blank values as unset", () => {
+    const env = ok({ PORT: "4100", SMTP_URL: "", BASE_URL: "  " });
+    expect(env.BASE_URL).toBe("http://localhost:4100");
+    expect(env.SMTP_URL).toBeUndefined();
+  });
+
+  it("parses lists, switches and derived values", () => {
+    const env = ok({
+      BASE_URL: "https://app.example.com/",
+      TRUSTED_ORIGINS: "https://admin.example.com, https://app.example.com ,",
+      ADMIN_USER_IDS: "u1,u2",
+      RATE_LIMIT: "on",
+      TRUST_PROXY: "on",
+      BODY_LIMIT: "2048",
+      DATABASE_URL: "postgresql://user@127.0.0.1:5432/test",
+    });
+    expect(env.BASE_URL).toBe("https://app.example.com");
+    expect(env.trustedOrigins).toEqual(["https://app.example.com", "https://admin.example.com"]);
+    expect(env.ADMIN_USER_IDS).toEqual(["u1", "u2"]);
+    expect(env.RATE_LIMIT).toBe(true);
+    expect(env.TRUST_PROXY).toBe(true);
+    expect(env.BODY_LIMIT).toBe(2048);
+    expect(env.secureCookies).toBe(true);
+  });
+
+  it("uses a random secret per parse when no devSecret is given", () => {
+    const a = parseEnv({});
+    const b = parseEnv({});
+    expect(a.success && b.success && a.data.AUTH_SECRET !== b.data.AUTH_SECRET).toBe(true);
+  });
+});
+
+describe("parseEnv in production", () => {
+  it("requires AUTH_SECRET", () => {
+    expect(problems({ NODE_ENV: "production" })).toEqual([
+      expect.stringMatching(/^AUTH_SECRET: is required in production/),
+    ]);
+    expect(problems({ NODE_ENV: "production", AUTH_SECRET: "short" })).toEqual([
+      "AUTH_SECRET: must be at least 32 characters long in production",
+    ]);
+  });
+
+  it("has no demo admin, rate limiting on, and accepts a configured admin", () => {
+    const bare = ok({ NODE_ENV: "production", AUTH_SECRET: SECRET });
+    expect(bare.admin).toBeNull();
+    expect(bare.RATE_LIMIT).toBe(true);
+    expect(bare.isProduction).toBe(true);
+    expect(bare.AUTH_SECRET).toBe(SECRET);
+
+    const withAdmin = ok({
+      NODE_ENV: "production",
+      AUTH_SECRET: SECRET,
+      ADMIN_EMAIL: "root@example.com",
+      ADMIN_PASSWORD: "a-long-password",
+      RATE_LIMIT: "off",
+    });
+    expect(withAdmin.admin).toEqual({ email: "root@example.com", password: "a-long-password", isDemo: false });
+    expect(withAdmin.RATE_LIMIT).toBe(false);
+  });
+
+  it("requires both admin variables when one is set", () => {
+    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, ADMIN_EMAIL: "root@example.com" })).toEqual([
+      "ADMIN_PASSWORD: is required when ADMIN_EMAIL is set",
+    ]);
+    expect(problems({ ADMIN_PASSWORD: "a-long-password" })).toEqual([
+      "ADMIN_EMAIL: is required when ADMIN_PASSWORD is set",
+    ]);
+  });
+});
+
+describe("parseEnv problems", () => {
+  it("reports every bad value at once, one readable line per variable", () => {
+    const list = problems({
+      NODE_ENV: "staging",
+      PORT: "http",
+      BASE_URL: "https://example.com/app",
+      TRUSTED_ORIGINS: "https://ok.example.com,not a url",
+      DATABASE_URL: "mysql://localhost/db",
+      SMTP_URL: "http://mail.example.com",
+      ADMIN_EMAIL: "nobody",
+      ADMIN_PASSWORD: "short",
+      RATE_LIMIT: "sometimes",
+      BODY_LIMIT: "1mb",
+      PAYMENT_PROVIDER: "paypal",
+      STRIPE_API_BASE_URL: "localhost:12111",
+    });
+    const byVar = Object.fromEntries(list.map((line) => [line.split(":")[0], line]));
+    expect(Object.keys(byVar).sort()).toEqual(
+      [
+        "NODE_ENV",
+        "PORT",
+        "BASE_URL",
+        "TRUSTED_ORIGINS",
+        "DATABASE_URL",
+        "SMTP_URL",
+        "ADMIN_EMAIL",
+        "ADMIN_PASSWORD",
+        "RATE_LIMIT",
+        "BODY_LIMIT",
+        "PAYMENT_PROVIDER",
+        "STRIPE_API_BASE_URL",
+      ].sort(),
+    );
+    expect(byVar.NODE_ENV).toBe('NODE_ENV: must be development, production or test, got "staging"');
+    expect(byVar.PORT).toBe('PORT: must be a port number between 1 and 65535, got "http"');
+    expect(byVar.BASE_URL).toMatch(/must be an origin without path/);
+    expect(byVar.TRUSTED_ORIGINS).toMatch(/"not a url" is not a URL/);
+    expect(byVar.DATABASE_URL).toMatch(/must start with "file:"/);
+    expect(byVar.RATE_LIMIT).toBe('RATE_LIMIT: must be "on" or "off", got "sometimes"');
+    expect(byVar.PAYMENT_PROVIDER).toBe('PAYMENT_PROVIDER: must be "stripe" or "polar", got "paypal"');
+  });
+
+  it("formats problems as a list", () => {
+    expect(formatProblems(["PORT: bad", "HOST: bad"])).toBe(
+      "Invalid environment configuration:\n- PORT: bad\n- HOST: bad",
+    );
+  });
+});
+
+describe("social providers", () => {
+  it("enables a provider only when both credentials are set", () => {
+    const env = ok({
+      GITHUB_CLIENT_ID: "gh-id",
+      GITHUB_CLIENT_SECRET: "gh-secret",
+      GOOGLE_CLIENT_ID: "",
+      GOOGLE_CLIENT_SECRET: "",
+      APPLE_CLIENT_ID: "apple-id",
+      APPLE_CLIENT_SECRET: "apple-secret",
+    });
+    // In SOCIAL_PROVIDER_IDS order, whatever the order of the environment.
+    expect(env.socialProviders).toEqual([
+      { id: "apple", clientId: "apple-id", clientSecret: "apple-secret" },
+      { id: "github", clientId: "gh-id", clientSecret: "gh-secret" },
+    ]);
+  });
+
+  it("reports a credential without its partner", () => {
+    expect(problems({ DISCORD_CLIENT_ID: "id", VK_CLIENT_SECRET: "secret" })).toEqual([
+      "DISCORD_CLIENT_SECRET: is required when DISCORD_CLIENT_ID is set",
+      "VK_CLIENT_ID: is required when VK_CLIENT_SECRET is set",
+    ]);
+  });
+});
+
+describe("readOrCreateDevSecret", () => {
+  let dir: string | undefined;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("creates the secret once and returns the same one afterwards", () => {
+    dir = mkdtempSync(join(tmpdir(), "env-test-"));
+    const file = join(dir, "data", "auth-secret");
+    const first = readOrCreateDevSecret(file);
+    expect(first.length).toBeGreaterThanOrEqual(32);
+    expect(readFileSync(file, "utf8").trim()).toBe(first);
+    expect(readOrCreateDevSecret(file)).toBe(first);
+  });
+});

@@ -1,0 +1,342 @@
+/**
+ * The environment contract (design.md section 4), validated once at start.
+ *
+ * `parseEnv` is pure (apart from asking `devSecret` for a secret) so tests can feed it any
+ * environment; `loadEnv` is what the app uses: it parses `process.env` once, and on failure
+ * prints every problem as "- VAR: problem" and exits, so a bad deployment fails at start
+ * with a readable list instead of at the first request that needs the value.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { z } from "zod";
+
+/** The social sign-in providers the app knows; each is enabled by `<ID>_CLIENT_ID` + `_SECRET`. */
+export const SOCIAL_PROVIDER_IDS = [
+  "apple",
+  "discord",
+  "facebook",
+  "github",
+  "microsoft",
+  "google",
+  "huggingface",
+  "spotify",
+  "twitch",
+  "twitter",
+  "dropbox",
+  "kick",
+  "linkedin",
+  "gitlab",
+  "tiktok",
+  "reddit",
+  "roblox",
+  "vk",
+  "zoom",
+] as const;
+export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
+
+export type SocialProvider = { id: SocialProviderId; clientId: string; clientSecret: string };
+
+/** Outside production an admin always exists so a fresh clone can be explored at once. */
+export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-1234" } as const;
+
+/** Where the generated development secret lives (relative to the working directory, like data/app.db). */
+export const DEV_SECRET_FILE = "data/auth-secret";
+
+const MIN_SECRET_LENGTH = 32;
+
+// ---- small field builders: every env value arrives as a string ----
+
+/** A whole number within bounds, e.g. a port or a byte count. */
+function integer(min: number, max: number, hint: string) {
+  return z.string().transform((value, ctx) => {
+    const n = Number(value);
+    if (!/^\d+$/.test(value) || n < min || n > max) {
+      ctx.addIssue({ code: "custom", message: `must be ${hint}, got "${value}"` });
+      return z.NEVER;
+    }
+    return n;
+  });
+}
+
+/** `on`/`off` switches; true/false/1/0/yes/no are accepted too because people type them. */
+function onOff() {
+  return z.string().transform((value, ctx) => {
+    const v = value.toLowerCase();
+    if (["on", "true", "1", "yes"].includes(v)) return true;
+    if (["off", "false", "0", "no"].includes(v)) return false;
+    ctx.addIssue({ code: "custom", message: `must be "on" or "off", got "${value}"` });
+    return z.NEVER;
+  });
+}
+
+/** Checks an origin (scheme + host + optional port, no path) and returns it normalized. */
+function checkOrigin(value: string): { origin: string } | { problem: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return { problem: `"${value}" is not a URL (expected e.g. https://example.com)` };
+  }
+  if (url.protocol !== "http:" && url.protocol !== "https:") {
+    return { problem: `"${value}" must start with http:// or https://` };
+  }
+  if (url.pathname !== "/" || url.search || url.hash || url.username || url.password) {
+    return { problem: `"${value}" must be an origin without path, query or credentials (e.g. https://example.com)` };
+  }
+  return { origin: url.origin };
+}
+
+function origin() {
+  return z.string().transform((value, ctx) => {
+    const checked = checkOrigin(value);
+    if ("problem" in checked) {
+      ctx.addIssue({ code: "custom", message: checked.problem });
+      return z.NEVER;
+    }
+    return checked.origin;
+  });
+}
+
+function commaList() {
+  return z.string().transform((value) =>
+    value
+      .split(",")
+      .map((item) => item.trim())
+      .filter(Boolean),
+  );
+}
+
+function originList() {
+  return commaList().transform((items, ctx) => {
+    const origins: string[] = [];
+    for (const item of items) {
+      const checked = checkOrigin(item);
+      if ("problem" in checked) ctx.addIssue({ code: "custom", message: checked.problem });
+      else origins.push(checked.origin);
+    }
+    return origins;
+  });
+}
+
+/** A URL whose scheme is one of `protocols` (e.g. ["smtp:", "smtps:"]). */
+function urlWith(protocols: string[], example: string) {
+  return z.string().refine(
+    (value) => {
+      try {
+        return protocols.includes(new URL(value).protocol);
+      } catch {
+        return false;
+      }
+    },
+    { message: `must be a ${protocols.map((p) => p.replace(":", "")).join("/")} URL such as ${example}` },
+  );
+}
+
+const text = () => z.string();
+
+// ---- the schema ----
+
+const socialFields = Object.fromEntries(
+  SOCIAL_PROVIDER_IDS.flatMap((id) => [
+    [`${id.toUpperCase()}_CLIENT_ID`, text().optional()],
+    [`${id.toUpperCase()}_CLIENT_SECRET`, text().optional()],
+  ]),
+) as Record<`${Uppercase<SocialProviderId>}_CLIENT_${"ID" | "SECRET"}`, z.ZodOptional<z.ZodString>>;
+
+/** Built per parse because a few rules and defaults depend on NODE_ENV. */
+function schemaFor(isProduction: boolean) {
+  return z.object({
+    NODE_ENV: z
+      .enum(["development", "production", "test"], {
+        error: (issue) => `must be development, production or test, got "${String(issue.input)}"`,
+      })
+      .default("development"),
+    PORT: integer(1, 65535, "a port number between 1 and 65535").default(3000),
+    HOST: text().default("0.0.0.0"),
+    BASE_URL: origin().optional(), // default depends on PORT: filled in below
+    TRUSTED_ORIGINS: originList().default([]),
+    DATABASE_URL: text()
+      .refine((value) => /^(file:|postgres(ql)?:\/\/)/.test(value), {
+        message: 'must start with "file:" (SQLite) or "postgres://" / "postgresql://" (PostgreSQL)',
+      })
+      .default("file:./data/app.db"),
+    AUTH_SECRET: isProduction
+      ? z
+          .string({ error: `is required in production (at least ${MIN_SECRET_LENGTH} random characters, e.g. from \`openssl rand -base64 32\`)` })
+          .min(MIN_SECRET_LENGTH, { message: `must be at least ${MIN_SECRET_LENGTH} characters long in production` })
+      : text().optional(), // development: generated and kept in data/auth-secret
+    SMTP_URL: urlWith(["smtp:", "smtps:"], "smtp://user:pass@mail.example.com:587").optional(),
+    MAIL_FROM: text().default('"App" <no-reply@localhost>'),
+    ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
+    ADMIN_PASSWORD: z
+      .string()
+      .min(8, { message: "must be at least 8 characters long" })
+      .max(128, { message: "must be at most 128 characters long" })
+      .optional(),
+    ADMIN_USER_IDS: commaList().default([]),
+    RATE_LIMIT: onOff().default(isProduction),
+    TRUST_PROXY: onOff().default(false),
+    BODY_LIMIT: integer(1, Number.MAX_SAFE_INTEGER, "a size in bytes such as 1048576").default(1024 * 1024),
+    PAYMENT_PROVIDER: z
+      .enum(["stripe", "polar"], { error: (issue) => `must be "stripe" or "polar", got "${String(issue.input)}"` })
+      .default("stripe"),
+    STRIPE_SECRET_KEY: text().optional(),
+    STRIPE_WEBHOOK_SECRET: text().optional(),
+    STRIPE_API_BASE_URL: urlWith(["http:", "https:"], "https://api.stripe.com").optional(),
+    STRIPE_PRICE_PRO_MONTHLY: text().optional(),
+    STRIPE_PRICE_PRO_YEARLY: text().optional(),
+    STRIPE_PRICE_TEAM_MONTHLY: text().optional(),
+    STRIPE_PRICE_TEAM_YEARLY: text().optional(),
+    POLAR_ACCESS_TOKEN: text().optional(),
+    POLAR_WEBHOOK_SECRET: text().optional(),
+    POLAR_API_BASE_URL: urlWith(["http:", "https:"], "https://api.polar.sh").optional(),
+    POLAR_PRODUCT_PRO_MONTHLY: text().optional(),
+    POLAR_PRODUCT_PRO_YEARLY: text().optional(),
+    POLAR_PRODUCT_TEAM_MONTHLY: text().optional(),
+    POLAR_PRODUCT_TEAM_YEARLY: text().optional(),
+    ...socialFields,
+  });
+}
+
+type Parsed = z.output<ReturnType<typeof schemaFor>>;
+
+export type Env = Omit<Parsed, "BASE_URL" | "AUTH_SECRET"> & {
+  BASE_URL: string;
+  AUTH_SECRET: string;
+  isProduction: boolean;
+  /** BASE_URL's origin followed by TRUSTED_ORIGINS, without duplicates. */
+  trustedOrigins: string[];
+  /** Cookies get the Secure flag when the public URL is https. */
+  secureCookies: boolean;
+  /** The admin ensured at start, or null when none is configured (production without ADMIN_*). */
+  admin: { email: string; password: string; isDemo: boolean } | null;
+  /** Social providers with both credentials set, in SOCIAL_PROVIDER_IDS order. */
+  socialProviders: SocialProvider[];
+};
+
+export type ParseEnvResult = { success: true; data: Env } | { success: false; problems: string[] };
+
+export type ParseEnvOptions = {
+  /** Supplies AUTH_SECRET outside production when it is unset. Default: random per call. */
+  devSecret?: () => string;
+};
+
+/** Validates an environment; never throws and never exits. */
+export function parseEnv(
+  source: Record<string, string | undefined>,
+  options: ParseEnvOptions = {},
+): ParseEnvResult {
+  // Treat blank values as unset: `SMTP_URL=` in a .env file means "no SMTP", not "invalid URL".
+  const input: Record<string, string> = {};
+  for (const [key, value] of Object.entries(source)) {
+    const trimmed = value?.trim();
+    if (trimmed) input[key] = trimmed;
+  }
+
+  const isProduction = input.NODE_ENV === "production";
+  const result = schemaFor(isProduction).safeParse(input);
+  const problems: string[] = result.success
+    ? []
+    : result.error.issues.map((issue) => `${issue.path.join(".") || "environment"}: ${issue.message}`);
+
+  // Rules across variables are checked on the raw input so they are reported together with
+  // the field problems above, not only after those are fixed.
+  if (Boolean(input.ADMIN_EMAIL) !== Boolean(input.ADMIN_PASSWORD)) {
+    const [missing, present] = input.ADMIN_EMAIL
+      ? ["ADMIN_PASSWORD", "ADMIN_EMAIL"]
+      : ["ADMIN_EMAIL", "ADMIN_PASSWORD"];
+    problems.push(`${missing}: is required when ${present} is set`);
+  }
+  for (const id of SOCIAL_PROVIDER_IDS) {
+    const idVar = `${id.toUpperCase()}_CLIENT_ID`;
+    const secretVar = `${id.toUpperCase()}_CLIENT_SECRET`;
+    if (input[idVar] && !input[secretVar]) problems.push(`${secretVar}: is required when ${idVar} is set`);
+    if (!input[idVar] && input[secretVar]) problems.push(`${idVar}: is required when ${secretVar} is set`);
+  }
+
+  if (!result.success || problems.length > 0) return { success: false, problems };
+
+  const parsed = result.data;
+  const baseUrl = parsed.BASE_URL ?? `http://localhost:${parsed.PORT}`;
+  const authSecret = parsed.AUTH_SECRET ?? (options.devSecret ?? randomSecret)();
+
+  let admin: Env["admin"] = null;
+  if (parsed.ADMIN_EMAIL && parsed.ADMIN_PASSWORD) {
+    admin = { email: parsed.ADMIN_EMAIL, password: parsed.ADMIN_PASSWORD, isDemo: false };
+  } else if (!isProduction) {
+    admin = { ...DEMO_ADMIN, isDemo: true };
+  }
+
+  const socialProviders: SocialProvider[] = [];
+  for (const id of SOCIAL_PROVIDER_IDS) {
+    const clientId = input[`${id.toUpperCase()}_CLIENT_ID`];
+    const clientSecret = input[`${id.toUpperCase()}_CLIENT_SECRET`];
+    if (clientId && clientSecret) socialProviders.push({ id, clientId, clientSecret });
+  }
+
+  return {
+    success: true,
+    data: {
+      ...parsed,
+      BASE_URL: baseUrl,
+      AUTH_SECRET: authSecret,
+      isProduction,
+      trustedOrigins: [...new Set([baseUrl, ...parsed.TRUSTED_ORIGINS])],
+      secureCookies: baseUrl.startsWith("https:"),
+      admin,
+      socialProviders,
+    },
+  };
+}
+
+/** Formats problems the way they are printed at start. */
+export function formatProblems(problems: string[]): string {
+  return ["Invalid environment configuration:", ...problems.map((problem) => `- ${problem}`)].join("\n");
+}
+
+function randomSecret(): string {
+  return randomBytes(32).toString("base64url");
+}
+
+/**
+ * Development only: reuse the secret from data/auth-secret, or create it once, so restarts
+ * keep sessions and signed tokens valid without anyone having to configure a secret.
+ */
+export function readOrCreateDevSecret(file = resolve(DEV_SECRET_FILE)): string {
+  try {
+    const existing = readFileSync(file, "utf8").trim();
+    if (existing.length >= MIN_SECRET_LENGTH) return existing;
+  } catch {
+    // missing: create it below
+  }
+  const secret = randomSecret();
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+let loaded: Env | undefined;
+
+/** The validated environment of this process; exits with the list of problems when invalid. */
+export function loadEnv(): Env {
+  if (loaded) return loaded;
+  const result = parseEnv(process.env, { devSecret: () => readOrCreateDevSecret() });
+  if (!result.success) {
+    console.error(formatProblems(result.problems));
+    process.exit(1);
+  }
+  loaded = result.data;
+  return loaded;
+}
+
+/**
+ * `env.X` reads the validated environment, parsed on first access (not at import time, so
+ * importing a module that uses env never exits a test or a build step by surprise).
+ */
+export const env: Env = new Proxy({} as Env, {
+  get: (_, key) => Reflect.get(loadEnv(), key),
+  has: (_, key) => Reflect.has(loadEnv(), key),
+  ownKeys: () => Reflect.ownKeys(loadEnv()),
+  getOwnPropertyDescriptor: (_, key) => Reflect.getOwnPropertyDescriptor(loadEnv(), key),
+});

@@ -1,0 +1,18 @@
+import { reactRouter } from "@react-router/dev/vite";
+import tailwindcss from "@tailwindcss/vite";
+import { fileURLToPath } from "node:url";
+import { defineConfig } from "vite";
+
+export default defineConfig(({ isSsrBuild }) => ({
+  resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
+  // The server bundle's entry is app/app.server.ts: it exports the request handler plus the
+  // start-up and shutdown hooks server.ts needs, so both share one database client.
+  build: isSsrBuild ? { rollupOptions: { input: "./app/app.server.ts" } } : undefined,
+  plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
+  test: {
+    include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
+    pool: "forks",
+    testTimeout: 30_000,
+    hookTimeout: 120_000,
+  },
+}));
