@@ -12,13 +12,13 @@
 //   prisma/migrations/<timestamp>_<name>/migration.sql           (SQLite)
 //   prisma/postgres/migrations/<timestamp>_<name>/migration.sql  (PostgreSQL)
 //   prisma/migrations/schema.snapshot.prisma
-//   prisma/postgres/schema.prisma (re-derived, so it matches)
+//   prisma/postgres/schema.prisma (re-derived, so it matches) and both generated clients
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { POSTGRES_SCHEMA, SQLITE_SCHEMA, toPostgres } from "./prisma-schemas.mjs";
+import { SQLITE_SCHEMA, toPostgres } from "./prisma-schemas.mjs";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const SNAPSHOT = "prisma/migrations/schema.snapshot.prisma";
@@ -70,10 +70,15 @@ try {
   // Also when nothing changed: keeps comment-only edits in sync, so the snapshot always
   // equals the schema after this script (tests check that).
   writeFileSync(join(root, SNAPSHOT), current);
-  writeFileSync(join(root, POSTGRES_SCHEMA), toPostgres(current));
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }
+// Re-derive prisma/postgres/schema.prisma and regenerate both clients for the new schema.
+const generated = spawnSync(process.execPath, [join(root, "scripts/prisma-schemas.mjs"), "--generate"], {
+  cwd: root,
+  stdio: "inherit",
+});
+if (generated.status !== 0) process.exit(generated.status ?? 1);
 
 function diff(args) {
   const result = spawnSync(

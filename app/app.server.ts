@@ -1,0 +1,45 @@
+/**
+ * Entry of the SSR bundle (vite.config.ts points the server build here; the output is
+ * build/server/index.js). server.ts imports it and gets everything that has to share this
+ * bundle's module instances: the request handler, the validated environment, start-up and
+ * the database client's health check and shutdown.
+ */
+import * as build from "virtual:react-router/server-build";
+import { createRequestHandler, RouterContextProvider } from "react-router";
+import { clientAddressContext } from "~/context";
+import { ensureAdmin } from "~/server/db/admin-seed.server";
+import { migrate } from "~/server/db/migrate.server";
+import { loadEnv } from "~/server/env.server";
+
+export { checkDatabase, closeDatabase } from "~/server/db.server";
+export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
+
+// import.meta.env.MODE is "production" in a built bundle, so error details are never sent to
+// browsers, whatever NODE_ENV the process runs with.
+const requestHandler = createRequestHandler(build, import.meta.env.MODE);
+
+/** Answers one request. `client.address` is the client's IP as server.ts determined it. */
+export function handleRequest(request: Request, client: { address: string | null }): Promise<Response> {
+  // With middleware enabled, the load context must be a RouterContextProvider.
+  const context = new RouterContextProvider();
+  context.set(clientAddressContext, client.address);
+  return requestHandler(request, context);
+}
+
+/** Runs once before the server listens: validate env, migrate the database, ensure the admin. */
+export async function startup(): Promise<void> {
+  const env = loadEnv();
+
+  const applied = await migrate(env.DATABASE_URL);
+  if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+
+  if (env.admin) {
+    const { created } = await ensureAdmin({ email: env.admin.email, password: env.admin.password, name: "Admin" });
+    if (env.admin.isDemo) {
+      // Only the well-known demo credentials are printed; a configured password never is.
+      console.log(`Demo admin: ${env.admin.email} / ${env.admin.password} (set ADMIN_EMAIL and ADMIN_PASSWORD to change)`);
+    } else if (created) {
+      console.log(`Created admin ${env.admin.email}`);
+    }
+  }
+}

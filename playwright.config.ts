@@ -1,0 +1,49 @@
+import { defineConfig, devices } from "@playwright/test";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const PORT = Number(process.env.E2E_PORT ?? 4173);
+export const BASE_URL = `http://localhost:${PORT}`;
+
+/**
+ * Browsers cannot be downloaded here: tests drive the system's Chromium. The flags keep it
+ * from reaching for Google's services, which a closed network refuses.
+ */
+const chromium = {
+  executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+};
+
+export default defineConfig({
+  testDir: "tests/e2e",
+  outputDir: "test-results/e2e",
+  fullyParallel: false,
+  workers: 1,
+  retries: 0,
+  reporter: [["list"], ["html", { open: "never", outputFolder: "playwright-report" }]],
+  use: {
+    baseURL: BASE_URL,
+    ...devices["Desktop Chrome"],
+    launchOptions: chromium,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+  },
+  projects: [
+    { name: "js", testIgnore: /no-js\.spec\.ts/ },
+    { name: "no-js", testMatch: /no-js\.spec\.ts/, use: { javaScriptEnabled: false } },
+  ],
+  webServer: {
+    command: "node build/server.js",
+    url: `${BASE_URL}/healthz`,
+    reuseExistingServer: false,
+    timeout: 60_000,
+    env: {
+      PORT: String(PORT),
+      BASE_URL,
+      DATABASE_URL: `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`,
+      AUTH_SECRET: "e2e-test-secret-0123456789abcdefghijkl",
+      RATE_LIMIT: "off",
+    },
+  },
+});

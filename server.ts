@@ -1,0 +1,475 @@
+/**
+ * The production HTTP server: `npm start` runs build/server.js, bundled from this file by
+ * scripts/build-server.mjs. Plain node:http in front of the React Router bundle, adding
+ * what a deployment needs: static files with long-lived caching, compression, security
+ * headers, a request body limit, a health check and graceful shutdown.
+ *
+ * Node requests are converted to fetch Requests here rather than through
+ * @react-router/node's createRequestListener because the body limit, compression and
+ * header policy sit exactly at that seam, and because its listener neither respects write
+ * backpressure nor catches a response stream that fails halfway (an unhandled rejection
+ * would take the whole process down).
+ */
+import { createReadStream, type Stats } from "node:fs";
+import { stat } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import type { ReadableStream as NodeReadableStream } from "node:stream/web";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import zlib from "node:zlib";
+
+type App = typeof import("./app/app.server");
+type Env = ReturnType<App["loadEnv"]>;
+
+// build/server.js sits next to build/server/ (SSR bundle) and build/client/ (browser files).
+const buildDir = path.dirname(fileURLToPath(import.meta.url));
+const clientDir = path.join(buildDir, "client");
+const ssrEntry = path.join(buildDir, "server", "index.js");
+
+const SHUTDOWN_TIMEOUT_MS = 10_000;
+const HEALTH_TIMEOUT_MS = 5_000;
+const MIN_COMPRESS_BYTES = 1024;
+
+let shuttingDown = false;
+
+// ---------------------------------------------------------------------------------------
+// Headers
+// ---------------------------------------------------------------------------------------
+
+/**
+ * Security headers for every response. Documents carry their own CSP with a per-request
+ * nonce (app/entry.server.tsx); everything else gets a restrictive one. Framing is refused
+ * either way, by CSP for current browsers and X-Frame-Options for old ones.
+ */
+function applySecurityHeaders(headers: Headers, { hsts }: { hsts: boolean }): void {
+  headers.set("X-Content-Type-Options", "nosniff");
+  if (!headers.has("Referrer-Policy")) headers.set("Referrer-Policy", "strict-origin-when-cross-origin");
+  headers.set("X-Frame-Options", "DENY");
+  const csp = headers.get("Content-Security-Policy");
+  if (!csp) {
+    const isHtml = /^text\/html\b/i.test(headers.get("Content-Type") ?? "");
+    headers.set("Content-Security-Policy", isHtml ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'");
+  } else if (!/frame-ancestors/i.test(csp)) {
+    headers.set("Content-Security-Policy", `${csp}; frame-ancestors 'none'`);
+  }
+  // Only meaningful when the public URL is https (a TLS proxy in front of this server).
+  if (hsts) headers.set("Strict-Transport-Security", "max-age=31536000; includeSubDomains");
+}
+
+// text/event-stream is left out on purpose: compressors buffer, and events must not wait.
+const COMPRESSIBLE =
+  /^(text\/(?!event-stream)|application\/(javascript|json|xml|manifest\+json|[\w.-]+\+(json|xml))|image\/svg\+xml)/i;
+
+function isCompressible(headers: Headers): boolean {
+  return COMPRESSIBLE.test(headers.get("Content-Type") ?? "");
+}
+
+/** The best encoding the client accepts ("br" over "gzip"), or null. */
+function acceptedEncoding(acceptEncoding: string | undefined): "br" | "gzip" | null {
+  const quality = new Map<string, number>();
+  for (const part of (acceptEncoding ?? "").split(",")) {
+    const [name = "", ...params] = part.trim().toLowerCase().split(";");
+    const q = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
+    quality.set(name, q ? Number(q.slice(2)) || 0 : 1);
+  }
+  const accepts = (name: string) => (quality.get(name) ?? quality.get("*") ?? 0) > 0;
+  if (accepts("br")) return "br";
+  if (accepts("gzip")) return "gzip";
+  return null;
+}
+
+function appendVary(headers: Headers, value: string): void {
+  const vary = headers.get("Vary");
+  if (!vary) headers.set("Vary", value);
+  else if (!vary.toLowerCase().split(/\s*,\s*/).includes(value.toLowerCase())) headers.set("Vary", `${vary}, ${value}`);
+}
+
+/**
+ * Decides on-the-fly compression for a response and marks the headers accordingly.
+ * Responses of unknown length (streamed documents and data) are always compressed: their
+ * size is unknown until the end, and waiting for it would defeat streaming.
+ */
+function chooseCompression(req: http.IncomingMessage, status: number, headers: Headers): "br" | "gzip" | null {
+  if (req.method === "HEAD" || status < 200 || status === 204 || status === 304) return null;
+  if (headers.has("Content-Encoding") || /\bno-transform\b/i.test(headers.get("Cache-Control") ?? "")) return null;
+  if (!isCompressible(headers)) return null;
+  const length = headers.get("Content-Length");
+  if (length !== null && Number(length) < MIN_COMPRESS_BYTES) return null;
+  appendVary(headers, "Accept-Encoding"); // the body depends on Accept-Encoding from here on
+  const encoding = acceptedEncoding(req.headers["accept-encoding"]);
+  if (encoding) {
+    headers.set("Content-Encoding", encoding);
+    headers.delete("Content-Length");
+  }
+  return encoding;
+}
+
+/**
+ * `flushEachChunk` makes every chunk leave the compressor at once (a sync flush), so a
+ * streamed React document still reaches the browser piece by piece; a body of known length
+ * is compressed in one go for a better ratio. Brotli quality 5: good ratio at gzip-like
+ * speed (the default, 11, is far too slow per request).
+ */
+function createCompressor(encoding: "br" | "gzip", flushEachChunk: boolean) {
+  const { constants } = zlib;
+  return encoding === "br"
+    ? zlib.createBrotliCompress({
+        flush: flushEachChunk ? constants.BROTLI_OPERATION_FLUSH : constants.BROTLI_OPERATION_PROCESS,
+        params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
+      })
+    : zlib.createGzip({ flush: flushEachChunk ? constants.Z_SYNC_FLUSH : constants.Z_NO_FLUSH });
+}
+
+// ---------------------------------------------------------------------------------------
+// Static files from build/client
+// ---------------------------------------------------------------------------------------
+
+const MIME_TYPES: Record<string, string> = {
+  ".js": "text/javascript; charset=utf-8",
+  ".mjs": "text/javascript; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".json": "application/json; charset=utf-8",
+  ".map": "application/json; charset=utf-8",
+  ".webmanifest": "application/manifest+json; charset=utf-8",
+  ".txt": "text/plain; charset=utf-8",
+  ".xml": "application/xml; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".png": "image/png",
+  ".jpg": "image/jpeg",
+  ".jpeg": "image/jpeg",
+  ".gif": "image/gif",
+  ".webp": "image/webp",
+  ".avif": "image/avif",
+  ".ico": "image/x-icon",
+  ".woff": "font/woff",
+  ".woff2": "font/woff2",
+  ".ttf": "font/ttf",
+  ".otf": "font/otf",
+  ".wasm": "application/wasm",
+  ".pdf": "application/pdf",
+};
+
+/** /assets/ names carry a content hash, so they never change; other public files might. */
+function cacheControlFor(pathname: string): string {
+  if (pathname.startsWith("/assets/")) return "public, max-age=31536000, immutable";
+  if (pathname === "/builds/latest.json") return "no-cache";
+  return "public, max-age=3600";
+}
+
+async function statFile(file: string): Promise<Stats | null> {
+  try {
+    const stats = await stat(file);
+    return stats.isFile() ? stats : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A file of build/client for a GET/HEAD, or null to let the app answer. Paths are decoded,
+ * normalized and must stay inside build/client; dotfiles are never served. Precompressed
+ * siblings (x.js.br, x.js.gz, written by the build for /assets/) are used when accepted.
+ */
+async function serveStatic(pathname: string, req: http.IncomingMessage): Promise<Response | null> {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return null;
+  }
+  if (decoded.endsWith("/") || decoded.includes("\0")) return null;
+  if (decoded.split("/").some((segment) => segment.startsWith(".") && segment !== ".well-known")) return null;
+  const file = path.join(clientDir, decoded);
+  if (!file.startsWith(clientDir + path.sep)) return null;
+
+  const stats = await statFile(file);
+  if (!stats) {
+    // A missing hashed asset is a stale client after a deploy: a plain 404 is cheaper than a page.
+    if (pathname.startsWith("/assets/")) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" } });
+    return null;
+  }
+
+  const headers = new Headers({
+    "Content-Type": MIME_TYPES[path.extname(file).toLowerCase()] ?? "application/octet-stream",
+    "Cache-Control": cacheControlFor(pathname),
+    "Last-Modified": stats.mtime.toUTCString(),
+    ETag: `W/"${stats.size.toString(16)}-${Math.floor(stats.mtimeMs).toString(16)}"`,
+  });
+  if (isCompressible(headers)) appendVary(headers, "Accept-Encoding");
+
+  const etag = headers.get("ETag") ?? "";
+  if ((req.headers["if-none-match"] ?? "").split(/\s*,\s*/).includes(etag)) {
+    headers.delete("Content-Type");
+    return new Response(null, { status: 304, headers });
+  }
+
+  let servedFile = file;
+  let size = stats.size;
+  const encoding = isCompressible(headers) ? acceptedEncoding(req.headers["accept-encoding"]) : null;
+  if (encoding) {
+    const variant = `${file}.${encoding === "br" ? "br" : "gz"}`;
+    const variantStats = await statFile(variant);
+    if (variantStats) {
+      servedFile = variant;
+      size = variantStats.size;
+      headers.set("Content-Encoding", encoding);
+    }
+  }
+  headers.set("Content-Length", String(size));
+  if (req.method === "HEAD") return new Response(null, { headers });
+  const body = Readable.toWeb(createReadStream(servedFile)) as unknown as ReadableStream<Uint8Array>;
+  return new Response(body, { headers });
+}
+
+// ---------------------------------------------------------------------------------------
+// Request <-> Response
+// ---------------------------------------------------------------------------------------
+
+function firstValue(header: string | string[] | undefined): string | undefined {
+  const value = Array.isArray(header) ? header[0] : header;
+  return value?.split(",")[0]?.trim() || undefined;
+}
+
+const VALID_HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
+
+/**
+ * The URL the app sees. The host comes from the Host header (X-Forwarded-Host behind a
+ * trusted proxy). The scheme matters because React Router compares it with the Origin of
+ * form posts: it is X-Forwarded-Proto behind a trusted proxy, otherwise BASE_URL's scheme
+ * for BASE_URL's host (a TLS proxy in front of us) and http for anything else.
+ */
+function requestUrl(req: http.IncomingMessage, env: Env): URL | null {
+  const base = new URL(env.BASE_URL);
+  const host = (env.TRUST_PROXY && firstValue(req.headers["x-forwarded-host"])) || req.headers.host || base.host;
+  let proto = env.TRUST_PROXY ? firstValue(req.headers["x-forwarded-proto"]) : undefined;
+  if (proto !== "http" && proto !== "https") proto = host === base.host ? base.protocol.slice(0, -1) : "http";
+  if (!VALID_HOST.test(host) || !req.url?.startsWith("/")) return null;
+  try {
+    // Concatenated, not resolved: "//evil.example/x" must stay a path on our host.
+    return new URL(`${proto}://${host}${req.url}`);
+  } catch {
+    return null;
+  }
+}
+
+/** The client's IP: the first X-Forwarded-For entry behind a trusted proxy, else the socket peer. */
+function clientAddress(req: http.IncomingMessage, env: Env): string | null {
+  return (env.TRUST_PROXY && firstValue(req.headers["x-forwarded-for"])) || req.socket.remoteAddress || null;
+}
+
+function toHeaders(rawHeaders: string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < rawHeaders.length; i += 2) {
+    try {
+      headers.append(rawHeaders[i]!, rawHeaders[i + 1]!);
+    } catch {
+      // A value fetch's Headers rejects (Node's parser is more lenient): drop that header.
+    }
+  }
+  return headers;
+}
+
+const TOO_LARGE = Symbol("too large");
+
+/**
+ * Reads the whole request body, up to `limit` bytes. Bodies are small (forms, JSON,
+ * webhooks), and having them complete before the app runs means an oversized body is a 413
+ * whether or not the route reads it, chunked or not. Resolves null if the client goes away.
+ */
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | typeof TOO_LARGE | null> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > limit) {
+        req.off("data", onData);
+        req.pause(); // stop reading; the 413 goes out and the connection is closed after it
+        resolve(TOO_LARGE);
+        return;
+      }
+      chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.on("end", () => resolve(Buffer.concat(chunks, size)));
+    req.on("error", () => resolve(null));
+    req.on("close", () => resolve(null)); // no effect when "end" came first
+  });
+}
+
+function textResponse(status: number, text: string): Response {
+  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+}
+
+function isClientGone(error: unknown): boolean {
+  const code = (error as { code?: string } | null)?.code;
+  return code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET" || code === "EPIPE" || code === "ABORT_ERR";
+}
+
+/** Writes a fetch Response to the node response, with security headers and compression. */
+async function send(req: http.IncomingMessage, res: http.ServerResponse, response: Response, env: Env): Promise<void> {
+  const headers = new Headers(response.headers); // a Response's own headers may be immutable
+  applySecurityHeaders(headers, { hsts: env.secureCookies });
+  const streamed = !headers.has("Content-Length");
+  const encoding = chooseCompression(req, response.status, headers);
+
+  // While shutting down, every response closes its connection so the server can drain.
+  if (shuttingDown) res.shouldKeepAlive = false;
+  const rawHeaders: string[] = [];
+  for (const [name, value] of headers) rawHeaders.push(name, value); // Set-Cookie stays one per line
+  res.writeHead(response.status, rawHeaders);
+
+  if (!response.body || req.method === "HEAD") {
+    res.end();
+    await response.body?.cancel().catch(() => {});
+    return;
+  }
+  const body = Readable.fromWeb(response.body as unknown as NodeReadableStream<Uint8Array>);
+  try {
+    if (encoding) await pipeline(body, createCompressor(encoding, streamed), res);
+    else await pipeline(body, res);
+  } catch (error) {
+    // pipeline has destroyed everything; a vanished client is normal, anything else is a bug.
+    if (!isClientGone(error)) console.error("Error while sending a response:", error);
+  }
+}
+
+// ---------------------------------------------------------------------------------------
+// Routing
+// ---------------------------------------------------------------------------------------
+
+async function health(app: App): Promise<Response> {
+  const json = (status: number, body: object) =>
+    new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+  if (shuttingDown) return json(503, { status: "shutting-down" }); // load balancers: stop sending here
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.race([
+      app.checkDatabase(),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${HEALTH_TIMEOUT_MS} ms`)), HEALTH_TIMEOUT_MS);
+      }),
+    ]);
+    return json(200, { status: "ok" });
+  } catch (error) {
+    console.error("Health check failed:", error);
+    return json(503, { status: "error" });
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const url = requestUrl(req, env);
+  if (!url) return send(req, res, textResponse(400, "Bad Request"), env);
+  const method = req.method ?? "GET";
+
+  const declaredLength = Number(req.headers["content-length"] ?? 0);
+  let body: Buffer | undefined;
+  if (declaredLength > env.BODY_LIMIT) return tooLarge(req, res, env);
+  if (method !== "GET" && method !== "HEAD") {
+    const read = await readBody(req, env.BODY_LIMIT);
+    if (read === null) return; // client disconnected mid-body
+    if (read === TOO_LARGE) return tooLarge(req, res, env);
+    body = read;
+  }
+
+  if (url.pathname === "/healthz") return send(req, res, await health(app), env);
+  if (method === "GET" || method === "HEAD") {
+    const file = await serveStatic(url.pathname, req);
+    if (file) return send(req, res, file, env);
+  }
+
+  // Lets loaders stop work (and React stop rendering) when the client goes away.
+  const controller = new AbortController();
+  res.once("close", () => controller.abort());
+  const request = new Request(url, { method, headers: toHeaders(req.rawHeaders), body, signal: controller.signal });
+  const response = await app.handleRequest(request, { address: clientAddress(req, env) });
+  return send(req, res, response, env);
+}
+
+/**
+ * 413, then close the connection: the rest of the body is not worth reading. Node keeps
+ * discarding what still arrives until the response is out, so the client gets to read it.
+ */
+function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env): Promise<void> {
+  res.shouldKeepAlive = false;
+  return send(req, res, textResponse(413, "Payload Too Large"), env);
+}
+
+function createListener(app: App, env: Env): http.RequestListener {
+  return (req, res) => {
+    respond(app, env, req, res).catch((error: unknown) => {
+      console.error("Unhandled error while handling", req.method, req.url, error);
+      if (!res.headersSent) {
+        send(req, res, textResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
+      } else {
+        res.destroy();
+      }
+    });
+  };
+}
+
+// ---------------------------------------------------------------------------------------
+// Start and stop
+// ---------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  const app = (await import(pathToFileURL(ssrEntry).href)) as App;
+  const env = app.loadEnv(); // prints the problems and exits when the environment is invalid
+  await app.startup();
+
+  const listener = createListener(app, env);
+  const server = http.createServer(listener);
+  // "Expect: 100-continue": refuse an announced oversized body before the client sends it.
+  server.on("checkContinue", (req, res) => {
+    if (Number(req.headers["content-length"] ?? 0) > env.BODY_LIMIT) return void tooLarge(req, res, env);
+    res.writeContinue();
+    listener(req, res);
+  });
+  server.on("error", (error) => {
+    console.error("Server error:", error);
+    process.exit(1);
+  });
+
+  const stop = (signal: string) => {
+    if (shuttingDown) {
+      console.log(`${signal} again: exiting at once`);
+      process.exit(1);
+    }
+    shuttingDown = true;
+    console.log(`${signal} received: no new connections, finishing in-flight requests`);
+    // Keep-alive connections that go idle while draining are closed as soon as they do.
+    const idleSweep = setInterval(() => server.closeIdleConnections(), 200);
+    const force = setTimeout(() => {
+      console.warn(`Requests still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s: closing their connections`);
+      server.closeAllConnections();
+    }, SHUTDOWN_TIMEOUT_MS);
+    server.close(async () => {
+      clearInterval(idleSweep);
+      clearTimeout(force);
+      try {
+        await app.closeDatabase();
+      } catch (error) {
+        console.error("Closing the database failed:", error);
+      }
+      console.log("Server stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  server.listen(env.PORT, env.HOST, () => {
+    console.log(`Listening on ${env.BASE_URL} (bound to ${env.HOST}:${env.PORT})`);
+  });
+}
+
+main().catch((error: unknown) => {
+  console.error("Failed to start:", error);
+  process.exit(1);
+});

@@ -1,0 +1,42 @@
+import { expect, test } from "@playwright/test";
+
+test("the search palette opens with the keyboard and navigates", async ({ page }) => {
+  await page.goto("/");
+  await expect(page.getByRole("dialog")).toBeHidden();
+  await page.keyboard.press("Control+k");
+  const dialog = page.getByRole("dialog", { name: "Search pages" });
+  await expect(dialog).toBeVisible();
+  const input = dialog.getByRole("combobox");
+  await expect(input).toBeFocused();
+
+  // Guests are offered public and guest pages, never the profile or the admin console.
+  const options = dialog.getByRole("option");
+  await expect(options.filter({ hasText: "Pricing" })).toHaveCount(1);
+  await expect(options.filter({ hasText: "Profile" })).toHaveCount(0);
+  await expect(options.filter({ hasText: "Admin dashboard" })).toHaveCount(0);
+
+  await input.fill("pri");
+  await expect(options).toHaveCount(1);
+  await expect(options.first()).toHaveAttribute("aria-selected", "true");
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(dialog).toBeHidden();
+
+  // Arrow keys move the selection; Escape closes.
+  await page.keyboard.press("Control+k");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("ArrowDown");
+  await expect(options.nth(1)).toHaveAttribute("aria-selected", "true");
+  await expect(input).toHaveAttribute("aria-activedescendant", (await options.nth(1).getAttribute("id"))!);
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+});
+
+test("the search palette speaks the page language", async ({ page }) => {
+  await page.goto("/ja/pricing");
+  await page.keyboard.press("Control+k");
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press("Enter");
+  await expect(page).toHaveURL(/\/ja$/);
+});

@@ -1,0 +1,32 @@
+import { expect, test } from "@playwright/test";
+
+test("the theme choice survives a reload and is applied before first paint", async ({ page }) => {
+  // Record <html>'s classes at the moment <body> starts: anything set later would flash.
+  await page.addInitScript(() => {
+    new MutationObserver((_, observer) => {
+      if (document.body) {
+        (window as unknown as { classAtBody: string }).classAtBody = document.documentElement.className;
+        observer.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  });
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/pricing");
+  await expect(page.locator("html")).toHaveClass(/light/);
+
+  await page.getByRole("radio", { name: "Dark theme" }).click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  expect(await page.evaluate(() => localStorage.getItem("theme"))).toBe("dark");
+
+  await page.reload();
+  expect(await page.evaluate(() => (window as unknown as { classAtBody: string }).classAtBody)).toContain("dark");
+  await expect(page.getByRole("radio", { name: "Dark theme" })).toHaveAttribute("aria-checked", "true");
+  const background = await page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+  expect(background).not.toBe("rgb(255, 255, 255)");
+
+  // "System" follows the operating system again.
+  await page.getByRole("radio", { name: "System theme" }).click();
+  await expect(page.locator("html")).toHaveClass(/light/);
+  await page.emulateMedia({ colorScheme: "dark" });
+  await expect(page.locator("html")).toHaveClass(/dark/);
+});

@@ -1,0 +1,257 @@
+import { XMLValidator } from "fast-xml-parser";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { attr, CRAWLER_UA, get, post } from "./helpers/http";
+import { startServer } from "./helpers/server";
+
+const SECRET = "integration-test-secret-0123456789abcdef";
+const LOCALES = [
+  { prefix: "", lang: "en" },
+  { prefix: "/zh-CN", lang: "zh-CN" },
+  { prefix: "/ja", lang: "ja" },
+  { prefix: "/fr", lang: "fr" },
+];
+
+let db: TestDatabase;
+let server: Awaited<ReturnType<typeof startServer>>;
+let base: string;
+let userCookie: string;
+let adminCookie: string;
+
+async function signedInCookie(role: "user" | "admin") {
+  const { prisma } = await import("~/server/db.server");
+  const { createSession } = await import("~/server/auth/session.server");
+  const user = await prisma.user.create({
+    data: { email: `${role}-${Date.now()}@example.com`, name: `Test ${role}`, role, emailVerified: true },
+  });
+  const { cookie } = await createSession(user.id);
+  return cookie.split(";")[0]!;
+}
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET });
+  base = server.url;
+  // This process signs sessions with the same secret and writes to the same database.
+  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: base });
+  userCookie = await signedInCookie("user");
+  adminCookie = await signedInCookie("admin");
+});
+
+afterAll(async () => {
+  const { closeDatabase } = await import("~/server/db.server");
+  await closeDatabase();
+  await server?.stop();
+  await db?.drop();
+});
+
+describe("public pages in every locale", () => {
+  const pages = ["/", "/pricing", "/signin", "/signup", "/forgot-password", "/reset-password"].map((path) => ({ path }));
+  for (const { prefix, lang } of LOCALES) {
+    for (const page of pages) {
+      const url = prefix + (page.path === "/" ? "" : page.path) || "/";
+      it(`${url} answers in ${lang} with title, canonical and alternates`, async () => {
+        const res = await get(base + url);
+        expect(res.status).toBe(200);
+        const html = await res.text();
+        expect(attr(html, /<html lang="([^"]+)"/)).toBe(lang);
+        const title = attr(html, /<title>([^<]+)<\/title>/);
+        expect(title).toMatch(/ · Acme Cloud$/);
+        expect(attr(html, /<link rel="canonical" href="([^"]+)"/)).toBe(new URL(url, base).toString());
+        for (const { prefix: p, lang: l } of LOCALES) {
+          const href = new URL(p + (page.path === "/" ? "" : page.path) || "/", base).toString();
+          expect(html).toContain(`<link rel="alternate" hrefLang="${l}" href="${href}"/>`);
+        }
+        expect(html).toContain(`hrefLang="x-default" href="${new URL(page.path, base).toString()}"`);
+      });
+    }
+  }
+
+  it("translates the page text, not just the lang attribute", async () => {
+    const titles = await Promise.all(
+      LOCALES.map(async ({ prefix }) => attr(await (await get(`${base}${prefix}/pricing`)).text(), /<title>([^<]+)<\/title>/)),
+    );
+    expect(new Set(titles).size).toBe(4);
+  });
+
+  it("the forbidden page answers 403 in each locale", async () => {
+    for (const { prefix, lang } of LOCALES) {
+      const res = await get(`${base}${prefix}/403`);
+      expect(res.status).toBe(403);
+      expect(attr(await res.text(), /<html lang="([^"]+)"/)).toBe(lang);
+    }
+  });
+});
+
+describe("navigation rules keep the locale and the original path", () => {
+  it("sends guests on login-required pages to sign in with the full path in redirect", async () => {
+    for (const { prefix } of LOCALES) {
+      const res = await get(`${base}${prefix}/profile?tab=sessions`);
+      expect(res.status).toBe(302);
+      const back = encodeURIComponent(`${prefix}/profile?tab=sessions`);
+      expect(res.headers.get("location")).toBe(`${prefix}/signin?redirect=${back}`);
+    }
+  });
+
+  it("sends signed-in users away from guest-only pages", async () => {
+    for (const { prefix } of LOCALES) {
+      for (const page of ["/signin", "/signup", "/forgot-password", "/reset-password"]) {
+        const res = await get(`${base}${prefix}${page}`, { Cookie: userCookie });
+        expect(res.status).toBe(302);
+        expect(res.headers.get("location")).toBe(prefix || "/");
+      }
+    }
+  });
+
+  it("lets signed-in users open login-required pages", async () => {
+    const res = await get(`${base}/fr/profile`, { Cookie: userCookie });
+    expect(res.status).toBe(200);
+    expect(await res.text()).toContain("Test user");
+  });
+
+  it("guards admin pages: guests sign in, users get 403, admins get in", async () => {
+    for (const { prefix } of LOCALES) {
+      const guest = await get(`${base}${prefix}/admin/dashboard`);
+      expect(guest.headers.get("location")).toBe(`${prefix}/signin?redirect=${encodeURIComponent(`${prefix}/admin/dashboard`)}`);
+      const user = await get(`${base}${prefix}/admin/dashboard`, { Cookie: userCookie });
+      expect(user.status).toBe(302);
+      expect(user.headers.get("location")).toBe(`${prefix}/403`);
+      const admin = await get(`${base}${prefix}/admin/dashboard`, { Cookie: adminCookie });
+      expect(admin.status).toBe(200);
+      expect(await admin.text()).toContain('data-stat="users"');
+    }
+  });
+
+  it("redirects bare /admin to /admin/dashboard in the same locale", async () => {
+    for (const { prefix } of LOCALES) {
+      const res = await get(`${base}${prefix}/admin`, { Cookie: adminCookie });
+      expect(res.status).toBe(302);
+      expect(res.headers.get("location")).toBe(`${prefix}/admin/dashboard`);
+    }
+  });
+
+  it("ignores a forged session cookie", async () => {
+    const forged = userCookie.replace(/\.[^.]+$/, ".AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA%3D");
+    const res = await get(`${base}/profile`, { Cookie: forged });
+    expect(res.status).toBe(302);
+  });
+});
+
+describe("the bare root picks a language once", () => {
+  it("redirects / to the remembered language", async () => {
+    const res = await get(`${base}/`, { Cookie: "lng=fr" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/fr");
+  });
+
+  it("redirects / to the browser language when nothing is remembered", async () => {
+    const res = await get(`${base}/`, { "Accept-Language": "ja-JP,ja;q=0.9,en;q=0.8" });
+    expect(res.headers.get("location")).toBe("/ja");
+    const zh = await get(`${base}/`, { "Accept-Language": "zh-Hans-CN,zh;q=0.9" });
+    expect(zh.headers.get("location")).toBe("/zh-CN");
+  });
+
+  it("keeps / when English is remembered or nothing matches, and never redirects crawlers or prefixed pages", async () => {
+    expect((await get(`${base}/`, { Cookie: "lng=en", "Accept-Language": "fr" })).status).toBe(200);
+    expect((await get(`${base}/`, { "Accept-Language": "de-DE,de" })).status).toBe(200);
+    expect((await get(`${base}/`, { "User-Agent": CRAWLER_UA, "Accept-Language": "fr" })).status).toBe(200);
+    expect((await get(`${base}/ja`, { Cookie: "lng=fr" })).status).toBe(200);
+    expect((await get(`${base}/pricing`, { Cookie: "lng=fr" })).status).toBe(200);
+  });
+});
+
+describe("locale switch", () => {
+  it("remembers the choice and keeps the page and query", async () => {
+    const res = await post(`${base}/set-locale`, { lng: "zh-CN", redirectTo: "/pricing?interval=yearly" });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/zh-CN/pricing?interval=yearly");
+    const cookie = res.headers.get("set-cookie") ?? "";
+    expect(cookie).toMatch(/^lng=zh-CN;/);
+    expect(cookie).toContain("Path=/");
+    expect(cookie).toContain(`Max-Age=${365 * 24 * 60 * 60}`);
+    expect(cookie).toContain("SameSite=Lax");
+  });
+
+  it("switches back to unprefixed English and refuses off-site targets", async () => {
+    const en = await post(`${base}/set-locale`, { lng: "en", redirectTo: "/pricing" });
+    expect(en.headers.get("location")).toBe("/pricing");
+    const evil = await post(`${base}/set-locale`, { lng: "fr", redirectTo: "//evil.example.com/x" });
+    expect(evil.headers.get("location")).toBe("/fr");
+  });
+});
+
+describe("error pages", () => {
+  it("answers unmatched paths with 404 'Page not found: {path}'", async () => {
+    for (const { prefix, lang } of LOCALES) {
+      const res = await get(`${base}${prefix}/no/such/page`);
+      expect(res.status).toBe(404);
+      const html = await res.text();
+      expect(html).toContain(`Page not found: ${prefix}/no/such/page`);
+      expect(attr(html, /<html lang="([^"]+)"/)).toBe(lang);
+      expect(attr(html, /<title>([^<]+)<\/title>/)).toBe("404 - Page Not Found");
+    }
+  });
+
+  it("answers an unsupported locale prefix with the fatal 404 'Page Not Found: {path}'", async () => {
+    for (const path of ["/de/pricing", "/es", "/pt-BR/signin"]) {
+      const res = await get(base + path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain(`Page Not Found: ${path}`);
+    }
+  });
+
+  it("gives crawlers a bare status instead of an error page", async () => {
+    const res = await get(`${base}/no/such/page`, { "User-Agent": CRAWLER_UA });
+    expect(res.status).toBe(404);
+    expect(res.headers.get("content-type")).toContain("text/plain");
+    expect(await res.text()).toBe("404");
+    expect(server.stdout()).toContain("[crawler] 404 GET /no/such/page");
+  });
+});
+
+describe("sitemap and robots", () => {
+  it("lists every public page in all four languages as valid XML with alternates", async () => {
+    const res = await get(`${base}/sitemap.xml`);
+    expect(res.headers.get("content-type")).toContain("application/xml");
+    const xml = await res.text();
+    expect(XMLValidator.validate(xml)).toBe(true);
+    const locs = [...xml.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => m[1]);
+    const publicPages = ["/", "/pricing", "/signin", "/signup", "/forgot-password"];
+    expect(locs).toHaveLength(publicPages.length * 4);
+    for (const page of publicPages) {
+      for (const { prefix } of LOCALES) {
+        expect(locs).toContain(new URL(prefix + (page === "/" ? "" : page) || "/", base).toString());
+      }
+    }
+    expect(xml.match(/<xhtml:link rel="alternate" hreflang="x-default"/g)).toHaveLength(publicPages.length * 4);
+    expect(xml).not.toContain("/admin");
+    expect(xml).not.toContain("/profile");
+  });
+
+  it("robots.txt disallows admin, profile and api", async () => {
+    const text = await (await get(`${base}/robots.txt`)).text();
+    for (const path of ["/admin", "/profile", "/api"]) expect(text).toContain(`Disallow: ${path}\n`);
+    expect(text).toContain(`Sitemap: ${base}/sitemap.xml`);
+  });
+});
+
+describe("flashed toasts", () => {
+  it("shows a toast after a redirect without JavaScript, then clears it", async () => {
+    const { createSession } = await import("~/server/auth/session.server");
+    const { prisma } = await import("~/server/db.server");
+    const user = await prisma.user.create({ data: { email: `bye-${Date.now()}@example.com`, name: "Bye" } });
+    const { cookie } = await createSession(user.id);
+    const res = await post(`${base}/signout`, { locale: "fr" }, { Cookie: cookie.split(";")[0]!, Origin: base });
+    expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/fr");
+    const setCookies = res.headers.getSetCookie();
+    expect(setCookies.some((c) => /session_token=;.*Max-Age=0/.test(c))).toBe(true);
+    const toast = setCookies.find((c) => c.startsWith("toast="))!.split(";")[0]!;
+    const page = await get(`${base}/fr`, { Cookie: toast });
+    const html = await page.text();
+    expect(html).toContain("data-toast");
+    expect(html).toMatch(/Vous avez été déconnecté|déconnecté/);
+    expect(page.headers.getSetCookie().some((c) => /^toast=;/.test(c) || /toast=.*Max-Age=0/.test(c))).toBe(true);
+    expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
+  });
+});
