@@ -10,7 +10,7 @@
  * backpressure nor catches a response stream that fails halfway (an unhandled rejection
  * would take the whole process down).
  */
-import { createReadStream, type Stats } from "node:fs";
+import { createReadStream, existsSync, type Stats } from "node:fs";
 import { stat } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
@@ -50,7 +50,10 @@ function applySecurityHeaders(headers: Headers, { hsts }: { hsts: boolean }): vo
   const csp = headers.get("Content-Security-Policy");
   if (!csp) {
     const isHtml = /^text\/html\b/i.test(headers.get("Content-Type") ?? "");
-    headers.set("Content-Security-Policy", isHtml ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'");
+    headers.set(
+      "Content-Security-Policy",
+      isHtml ? "frame-ancestors 'none'" : "default-src 'none'; frame-ancestors 'none'",
+    );
   } else if (!/frame-ancestors/i.test(csp)) {
     headers.set("Content-Security-Policy", `${csp}; frame-ancestors 'none'`);
   }
@@ -83,7 +86,13 @@ function acceptedEncoding(acceptEncoding: string | undefined): "br" | "gzip" | n
 function appendVary(headers: Headers, value: string): void {
   const vary = headers.get("Vary");
   if (!vary) headers.set("Vary", value);
-  else if (!vary.toLowerCase().split(/\s*,\s*/).includes(value.toLowerCase())) headers.set("Vary", `${vary}, ${value}`);
+  else if (
+    !vary
+      .toLowerCase()
+      .split(/\s*,\s*/)
+      .includes(value.toLowerCase())
+  )
+    headers.set("Vary", `${vary}, ${value}`);
 }
 
 /**
@@ -188,7 +197,7 @@ async function serveStatic(pathname: string, req: http.IncomingMessage): Promise
   const stats = await statFile(file);
   if (!stats) {
     // A missing hashed asset is a stale client after a deploy: a plain 404 is cheaper than a page.
-    if (pathname.startsWith("/assets/")) return new Response("Not Found", { status: 404, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-cache" } });
+    if (pathname.startsWith("/assets/")) return smallResponse(404, "Not Found");
     return null;
   }
 
@@ -279,15 +288,14 @@ const TOO_LARGE = Symbol("too large");
  * webhooks), and having them complete before the app runs means an oversized body is a 413
  * whether or not the route reads it, chunked or not. Resolves null if the client goes away.
  */
-function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | typeof TOO_LARGE | null> {
+function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer<ArrayBuffer> | typeof TOO_LARGE | null> {
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     const onData = (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        req.off("data", onData);
-        req.pause(); // stop reading; the 413 goes out and the connection is closed after it
+        req.off("data", onData); // the rest is discarded, see tooLarge()
         resolve(TOO_LARGE);
         return;
       }
@@ -300,8 +308,14 @@ function readBody(req: http.IncomingMessage, limit: number): Promise<Buffer | ty
   });
 }
 
-function textResponse(status: number, text: string): Response {
-  return new Response(text, { status, headers: { "Content-Type": "text/plain; charset=utf-8", "Cache-Control": "no-store" } });
+/** A small response of the server's own. Content-Length lets compression skip it. */
+function smallResponse(status: number, body: string, contentType = "text/plain; charset=utf-8"): Response {
+  const headers = {
+    "Content-Type": contentType,
+    "Content-Length": String(Buffer.byteLength(body)),
+    "Cache-Control": "no-store",
+  };
+  return new Response(body, { status, headers });
 }
 
 function isClientGone(error: unknown): boolean {
@@ -342,8 +356,7 @@ async function send(req: http.IncomingMessage, res: http.ServerResponse, respons
 // ---------------------------------------------------------------------------------------
 
 async function health(app: App): Promise<Response> {
-  const json = (status: number, body: object) =>
-    new Response(JSON.stringify(body), { status, headers: { "Content-Type": "application/json", "Cache-Control": "no-store" } });
+  const json = (status: number, body: object) => smallResponse(status, JSON.stringify(body), "application/json");
   if (shuttingDown) return json(503, { status: "shutting-down" }); // load balancers: stop sending here
   let timer: NodeJS.Timeout | undefined;
   try {
@@ -364,11 +377,11 @@ async function health(app: App): Promise<Response> {
 
 async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = requestUrl(req, env);
-  if (!url) return send(req, res, textResponse(400, "Bad Request"), env);
+  if (!url) return send(req, res, smallResponse(400, "Bad Request"), env);
   const method = req.method ?? "GET";
 
   const declaredLength = Number(req.headers["content-length"] ?? 0);
-  let body: Buffer | undefined;
+  let body: Buffer<ArrayBuffer> | undefined;
   if (declaredLength > env.BODY_LIMIT) return tooLarge(req, res, env);
   if (method !== "GET" && method !== "HEAD") {
     const read = await readBody(req, env.BODY_LIMIT);
@@ -391,13 +404,23 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
   return send(req, res, response, env);
 }
 
+const LINGER_MS = 2_000;
+
 /**
- * 413, then close the connection: the rest of the body is not worth reading. Node keeps
- * discarding what still arrives until the response is out, so the client gets to read it.
+ * 413 without waiting for the rest of the body. The connection is not closed at once: a
+ * socket closed with unread data resets the connection, and a client still busy sending
+ * would lose the 413 before reading it. So what still arrives is read and discarded for a
+ * moment (the connection stays usable if the body ends meanwhile), then the socket is closed.
  */
 function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env): Promise<void> {
-  res.shouldKeepAlive = false;
-  return send(req, res, textResponse(413, "Payload Too Large"), env);
+  req.resume(); // flowing with no "data" listener: discard
+  res.once("finish", () => {
+    if (req.complete) return;
+    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
+    req.once("end", () => clearTimeout(timer));
+    req.socket.once("close", () => clearTimeout(timer));
+  });
+  return send(req, res, smallResponse(413, "Payload Too Large"), env);
 }
 
 function createListener(app: App, env: Env): http.RequestListener {
@@ -405,7 +428,7 @@ function createListener(app: App, env: Env): http.RequestListener {
     respond(app, env, req, res).catch((error: unknown) => {
       console.error("Unhandled error while handling", req.method, req.url, error);
       if (!res.headersSent) {
-        send(req, res, textResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
+        send(req, res, smallResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
       } else {
         res.destroy();
       }
@@ -418,6 +441,8 @@ function createListener(app: App, env: Env): http.RequestListener {
 // ---------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
+  // A local .env (see .env.example) fills in what the real environment leaves unset.
+  if (existsSync(".env")) process.loadEnvFile(".env");
   const app = (await import(pathToFileURL(ssrEntry).href)) as App;
   const env = app.loadEnv(); // prints the problems and exits when the environment is invalid
   await app.startup();

@@ -7,7 +7,11 @@ export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   // The server bundle's entry is app/app.server.ts: it exports the request handler plus the
   // start-up and shutdown hooks server.ts needs, so both share one database client.
-  build: isSsrBuild ? { rollupOptions: { input: "./app/app.server.ts" } } : undefined,
+  build: {
+    rollupOptions: isSsrBuild ? { input: "./app/app.server.ts" } : undefined,
+    // The icon sprite is referenced by fragment (<use href="sprite.svg#id">), which a data: URL cannot serve.
+    assetsInlineLimit: (file: string) => (file.endsWith(".svg") ? false : undefined),
+  },
   plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
   test: {
     include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],

@@ -37,7 +37,9 @@ export async function startup(): Promise<void> {
     const { created } = await ensureAdmin({ email: env.admin.email, password: env.admin.password, name: "Admin" });
     if (env.admin.isDemo) {
       // Only the well-known demo credentials are printed; a configured password never is.
-      console.log(`Demo admin: ${env.admin.email} / ${env.admin.password} (set ADMIN_EMAIL and ADMIN_PASSWORD to change)`);
+      console.log(
+        `Demo admin: ${env.admin.email} / ${env.admin.password} (set ADMIN_EMAIL and ADMIN_PASSWORD to change)`,
+      );
     } else if (created) {
       console.log(`Created admin ${env.admin.email}`);
     }

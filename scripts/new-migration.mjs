@@ -93,8 +93,8 @@ function diff(args) {
     },
   );
   if (result.status !== 0) {
-    process.stderr.write(result.stderr);
-    process.exit(result.status ?? 1);
+    // Thrown, not exited, so the temporary folder is still removed.
+    throw new Error(`prisma migrate diff failed:\n${result.stderr}`);
   }
   return result.stdout;
 }

@@ -51,12 +51,15 @@ class SqliteAdapterFactory extends PrismaBetterSQLite3 {
     // better-sqlite3 creates the file but not its directory (data/ on a fresh checkout).
     if (this.#file !== ":memory:") mkdirSync(dirname(this.#file), { recursive: true });
     const adapter = await super.connect();
-    // WAL: readers never block the writer. synchronous=NORMAL is safe with WAL (a power cut
-    // may lose the last commits, never corrupt). foreign_keys is better-sqlite3's default,
-    // stated here because the cascades in the schema depend on it.
-    await adapter.executeScript(
-      "PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON; PRAGMA busy_timeout = 5000;",
-    );
+    // synchronous=NORMAL is safe with WAL (a power cut may lose the last commits, never
+    // corrupt the file). foreign_keys is better-sqlite3's default, stated here because the
+    // cascades in the schema depend on it.
+    await adapter.executeScript("PRAGMA busy_timeout = 5000; PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON;");
+    // WAL (readers never block the writer) is a property of the file that migrate() has
+    // normally set already, which makes this a no-op. On a file still in another mode SQLite
+    // refuses the switch while any other connection holds a lock; the file then simply
+    // keeps its mode, which is slower but correct, so that is not worth failing a query.
+    await adapter.executeScript("PRAGMA journal_mode = WAL;").catch(() => undefined);
     return adapter;
   }
 }

@@ -163,7 +163,9 @@ function schemaFor(isProduction: boolean) {
       .default("file:./data/app.db"),
     AUTH_SECRET: isProduction
       ? z
-          .string({ error: `is required in production (at least ${MIN_SECRET_LENGTH} random characters, e.g. from \`openssl rand -base64 32\`)` })
+          .string({
+            error: `is required in production (at least ${MIN_SECRET_LENGTH} random characters, e.g. from \`openssl rand -base64 32\`)`,
+          })
           .min(MIN_SECRET_LENGTH, { message: `must be at least ${MIN_SECRET_LENGTH} characters long in production` })
       : text().optional(), // development: generated and kept in data/auth-secret
     SMTP_URL: urlWith(["smtp:", "smtps:"], "smtp://user:pass@mail.example.com:587").optional(),
@@ -223,10 +225,7 @@ export type ParseEnvOptions = {
 };
 
 /** Validates an environment; never throws and never exits. */
-export function parseEnv(
-  source: Record<string, string | undefined>,
-  options: ParseEnvOptions = {},
-): ParseEnvResult {
+export function parseEnv(source: Record<string, string | undefined>, options: ParseEnvOptions = {}): ParseEnvResult {
   // Treat blank values as unset: `SMTP_URL=` in a .env file means "no SMTP", not "invalid URL".
   const input: Record<string, string> = {};
   for (const [key, value] of Object.entries(source)) {

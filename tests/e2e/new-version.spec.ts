@@ -11,14 +11,20 @@ test("a new build announces itself with a reload toast", async ({ page }) => {
   });
   try {
     await page.goto("/");
-    // The same build: focusing the tab checks, and nothing is announced.
-    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
-    await expect.poll(() => polls.length).toBeGreaterThan(0);
+    // The same build: focusing the tab checks, and nothing is announced. (Focus again until
+    // hydration has attached the listener.)
+    const focus = () => page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await expect
+      .poll(async () => {
+        await focus();
+        return polls.length;
+      })
+      .toBeGreaterThan(0);
     expect(polls[0]).toMatch(/latest\.json\?t=\d+/);
     await expect(page.getByText("A new version is available")).toHaveCount(0);
 
     writeFileSync(manifest, JSON.stringify({ id: "a-newer-build", time: new Date().toISOString() }));
-    await page.evaluate(() => window.dispatchEvent(new Event("focus")));
+    await focus();
     const toast = page.locator("[data-toast]").filter({ hasText: "A new version is available" });
     await expect(toast).toBeVisible();
     await expect(toast.locator(".toast-progress")).toBeAttached();

@@ -62,7 +62,10 @@ it("the schema parser agrees with the generated client", () => {
 });
 
 it("prisma/postgres/schema.prisma is generated from prisma/schema.prisma", () => {
-  const result = spawnSync(process.execPath, ["scripts/prisma-schemas.mjs", "--check"], { cwd: root, encoding: "utf8" });
+  const result = spawnSync(process.execPath, ["scripts/prisma-schemas.mjs", "--check"], {
+    cwd: root,
+    encoding: "utf8",
+  });
   expect(result.stderr).toBe("");
   expect(result.status).toBe(0);
 });
@@ -82,22 +85,42 @@ it("both providers have the same migrations", () => {
 // ---------------------------------------------------------------------------------------
 // Each database: introspection + Prisma client behaviour.
 
+interface HistoryRow {
+  migration_name: string;
+  checksum: string;
+  finished_at: unknown;
+  applied_steps_count: unknown;
+}
+
 interface Target {
   migrationsDir: string;
   /** A fresh, empty database; returns its URL. */
   fresh(): Promise<string>;
   shape(url: string): Promise<Shape>;
   indexes(url: string): Promise<string[]>;
-  history(url: string): Promise<{ migration_name: string; checksum: string; finished_at: unknown; applied_steps_count: unknown }[]>;
+  history(url: string): Promise<HistoryRow[]>;
   exec(url: string, sql: string): Promise<void>;
   cleanup(): Promise<void>;
 }
 
+// The drivers ship no types (and no @types packages are installed): the few calls made here.
+type Row = Record<string, unknown>;
+interface SqliteDb {
+  prepare(sql: string): { all<T = Row>(): T[] };
+  exec(sql: string): void;
+  close(): void;
+}
+interface PgClient {
+  connect(): Promise<void>;
+  query<T = Row>(sql: string): Promise<{ rows: T[] }>;
+  end(): Promise<void>;
+}
+
 function sqliteTarget(): Target {
   const dir = mkdtempSync(join(tmpdir(), "migrations-test-"));
-  const Database = requireDriver("better-sqlite3");
+  const Database = requireDriver("better-sqlite3") as new (file: string) => SqliteDb;
   let n = 0;
-  const open = <T>(url: string, fn: (db: any) => T): T => {
+  const open = <T>(url: string, fn: (db: SqliteDb) => T): T => {
     const db = new Database(url.replace(/^file:/, ""));
     try {
       return fn(db);
@@ -112,13 +135,15 @@ function sqliteTarget(): Target {
     shape: async (url) =>
       open(url, (db) => {
         const shape: Shape = {};
-        const tables = db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all();
+        const tables = db
+          .prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+          .all();
         for (const { name } of tables) {
-          shape[name] = {};
-          for (const column of db.prepare(`PRAGMA table_info("${name}")`).all()) {
+          const columns: Record<string, boolean> = (shape[String(name)] = {});
+          for (const column of db.prepare(`PRAGMA table_info("${String(name)}")`).all()) {
             // A TEXT PRIMARY KEY column may hold NULL in SQLite unless declared NOT NULL;
             // Prisma's migrations declare it, so notnull is reliable here.
-            shape[name][column.name] = column.notnull === 0;
+            columns[String(column.name)] = column.notnull === 0;
           }
         }
         return shape;
@@ -128,18 +153,18 @@ function sqliteTarget(): Target {
         db
           .prepare("SELECT name FROM sqlite_master WHERE type = 'index' AND name NOT LIKE 'sqlite_autoindex_%'")
           .all()
-          .map((row: { name: string }) => row.name),
+          .map((row) => String(row.name)),
       ),
-    history: async (url) => open(url, (db) => db.prepare('SELECT * FROM "_prisma_migrations"').all()),
+    history: async (url) => open(url, (db) => db.prepare('SELECT * FROM "_prisma_migrations"').all<HistoryRow>()),
     exec: async (url, sql) => open(url, (db) => void db.exec(sql)),
     cleanup: async () => rmSync(dir, { recursive: true, force: true }),
   };
 }
 
 function postgresTarget(): Target {
-  const pg = requireDriver("pg");
+  const pg = requireDriver("pg") as { Client: new (config: { connectionString: string }) => PgClient };
   const created: string[] = [];
-  const withClient = async <T>(url: string, fn: (client: any) => Promise<T>): Promise<T> => {
+  const withClient = async <T>(url: string, fn: (client: PgClient) => Promise<T>): Promise<T> => {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
     try {
@@ -164,17 +189,21 @@ function postgresTarget(): Target {
           "SELECT table_name, column_name, is_nullable FROM information_schema.columns WHERE table_schema = 'public'",
         );
         const shape: Shape = {};
-        for (const row of rows) (shape[row.table_name] ??= {})[row.column_name] = row.is_nullable === "YES";
+        for (const row of rows)
+          (shape[String(row.table_name)] ??= {})[String(row.column_name)] = row.is_nullable === "YES";
         return shape;
       }),
     indexes: (url) =>
       withClient(url, async (client) => {
         // Primary keys are named <table>_pkey on PostgreSQL and are implicit on SQLite.
-        const { rows } = await client.query("SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%\\_pkey'");
-        return rows.map((row: { indexname: string }) => row.indexname);
+        const { rows } = await client.query(
+          "SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND indexname NOT LIKE '%\\_pkey'",
+        );
+        return rows.map((row) => String(row.indexname));
       }),
-    history: (url) => withClient(url, async (client) => (await client.query("SELECT * FROM _prisma_migrations")).rows),
-    exec: (url, sql) => withClient(url, (client) => client.query(sql)),
+    history: (url) =>
+      withClient(url, async (client) => (await client.query<HistoryRow>("SELECT * FROM _prisma_migrations")).rows),
+    exec: (url, sql) => withClient(url, async (client) => void (await client.query(sql))),
     cleanup: async () => {
       for (const name of created) {
         await withClient(ADMIN_URL, (client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`));
@@ -253,7 +282,13 @@ describe.each(targets)("%s", (provider, makeTarget, skip) => {
         sessions: { create: { token: "token-hash", expiresAt } },
       },
     });
-    expect(user).toMatchObject({ email: "ada@example.com", emailVerified: false, role: "user", banned: false, image: null });
+    expect(user).toMatchObject({
+      email: "ada@example.com",
+      emailVerified: false,
+      role: "user",
+      banned: false,
+      image: null,
+    });
     await db.auditLog.create({ data: { userId: user.id, category: "auth", action: "sign-in", status: "success" } });
 
     const read = await db.user.findUniqueOrThrow({
@@ -263,7 +298,9 @@ describe.each(targets)("%s", (provider, makeTarget, skip) => {
     expect(read.sessions[0]!.expiresAt.getTime()).toBe(expiresAt.getTime());
     expect(read.accounts[0]!.password).toBe("hash");
 
-    const duplicate = await db.user.create({ data: { email: "ada@example.com", name: "Again" } }).catch((e: unknown) => e);
+    const duplicate = await db.user
+      .create({ data: { email: "ada@example.com", name: "Again" } })
+      .catch((e: unknown) => e);
     expect(isUniqueViolation(duplicate)).toBe(true);
 
     await db.user.delete({ where: { id: user.id } });
@@ -279,7 +316,10 @@ describe.each(targets)("%s", (provider, makeTarget, skip) => {
     expect(results.filter((r) => r.created)).toHaveLength(1);
     expect(await ensureAdmin(input, db)).toEqual({ created: false });
 
-    const admin = await db.user.findUniqueOrThrow({ where: { email: "admin@example.com" }, include: { accounts: true } });
+    const admin = await db.user.findUniqueOrThrow({
+      where: { email: "admin@example.com" },
+      include: { accounts: true },
+    });
     expect(admin).toMatchObject({ role: "admin", emailVerified: true, name: "Admin" });
     expect(admin.accounts).toHaveLength(1);
     expect(admin.accounts[0]).toMatchObject({ providerId: "credential", accountId: admin.id });
@@ -295,28 +335,52 @@ describe.each(targets)("%s", (provider, makeTarget, skip) => {
         accounts: { create: { providerId: "credential", accountId: "owner", password: "existing-hash" } },
       },
     });
-    expect(await ensureAdmin({ email: "owner@example.com", password: "other", name: "X" }, db)).toEqual({ created: false });
-    const owner = await db.user.findUniqueOrThrow({ where: { email: "owner@example.com" }, include: { accounts: true } });
+    expect(await ensureAdmin({ email: "owner@example.com", password: "other", name: "X" }, db)).toEqual({
+      created: false,
+    });
+    const owner = await db.user.findUniqueOrThrow({
+      where: { email: "owner@example.com" },
+      include: { accounts: true },
+    });
     expect(owner).toMatchObject({ role: "admin", emailVerified: true, name: "Owner" });
     expect(owner.accounts.map((a) => a.password)).toEqual(["existing-hash"]);
+  });
+
+  it.skipIf(skip)("ensureAdmin gives a social-only user a credential account", async () => {
+    const social = await db.user.create({
+      data: {
+        email: "social@example.com",
+        name: "Social",
+        emailVerified: true,
+        accounts: { create: { providerId: "github", accountId: "42" } },
+      },
+    });
+    await ensureAdmin({ email: "social@example.com", password: "new password", name: "X" }, db);
+    const accounts = await db.account.findMany({ where: { userId: social.id }, orderBy: { providerId: "asc" } });
+    expect(accounts.map((a) => [a.providerId, a.accountId])).toEqual([
+      ["credential", social.id],
+      ["github", "42"],
+    ]);
   });
 });
 
 describe.skipIf(skipPostgres)("postgresql, two instances starting together", () => {
-  const target = skipPostgres ? undefined : postgresTarget();
-  afterAll(() => target?.cleanup());
+  // postgresTarget() creates nothing until fresh() is called; cleanup drops what it created.
+  const target = postgresTarget();
+  afterAll(() => target.cleanup());
 
   it("both succeed and each migration is applied once", async () => {
-    const url = await target!.fresh();
+    const url = await target.fresh();
     const [a, b] = await Promise.all([migrate(url), migrate(url)]);
     const all = readMigrations(join(root, "prisma/postgres/migrations")).map((m) => m.name);
     expect([...a, ...b].sort()).toEqual(all);
-    expect((await target!.history(url)).map((r) => r.migration_name).sort()).toEqual(all);
+    expect((await target.history(url)).map((r) => r.migration_name).sort()).toEqual(all);
   });
 });
 
 describe("sqlite, two instances starting together", () => {
-  const target = sqliteTarget();
+  let target: Target;
+  beforeAll(() => void (target = sqliteTarget()));
   afterAll(() => target.cleanup());
 
   it("the second waits for the first's migrations to commit, then applies nothing", async () => {
@@ -355,7 +419,8 @@ describe("sqlite, two instances starting together", () => {
 });
 
 describe("sqlite, Prisma's CLI", () => {
-  const target = sqliteTarget();
+  let target: Target;
+  beforeAll(() => void (target = sqliteTarget()));
   afterAll(() => target.cleanup());
 
   it("sees the history our migrator wrote as complete", async () => {

@@ -183,10 +183,10 @@ describe("locale switch", () => {
 describe("error pages", () => {
   it("answers unmatched paths with 404 'Page not found: {path}'", async () => {
     for (const { prefix, lang } of LOCALES) {
-      const res = await get(`${base}${prefix}/no/such/page`);
+      const res = await get(`${base}${prefix}/nothing/here`);
       expect(res.status).toBe(404);
       const html = await res.text();
-      expect(html).toContain(`Page not found: ${prefix}/no/such/page`);
+      expect(html).toContain(`Page not found: ${prefix}/nothing/here`);
       expect(attr(html, /<html lang="([^"]+)"/)).toBe(lang);
       expect(attr(html, /<title>([^<]+)<\/title>/)).toBe("404 - Page Not Found");
     }
@@ -201,11 +201,11 @@ describe("error pages", () => {
   });
 
   it("gives crawlers a bare status instead of an error page", async () => {
-    const res = await get(`${base}/no/such/page`, { "User-Agent": CRAWLER_UA });
+    const res = await get(`${base}/nothing/here`, { "User-Agent": CRAWLER_UA });
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("text/plain");
     expect(await res.text()).toBe("404");
-    expect(server.stdout()).toContain("[crawler] 404 GET /no/such/page");
+    expect(server.stdout()).toContain("[crawler] 404 GET /nothing/here");
   });
 });
 

@@ -42,12 +42,23 @@ export async function ensureAdmin(input: AdminInput, db: Database = prisma): Pro
 
   const user = await db.user.findUniqueOrThrow({
     where: { email },
-    select: { id: true, role: true, emailVerified: true, accounts: { where: { providerId: "credential" }, select: { id: true } } },
+    select: {
+      id: true,
+      role: true,
+      emailVerified: true,
+      accounts: { where: { providerId: "credential" }, select: { id: true } },
+    },
   });
   // role may be a comma-separated list (admin plugin): keep other roles when admin is there.
-  const isAdmin = user.role.split(",").map((role) => role.trim()).includes("admin");
+  const isAdmin = user.role
+    .split(",")
+    .map((role) => role.trim())
+    .includes("admin");
   if (!isAdmin || !user.emailVerified) {
-    await db.user.update({ where: { id: user.id }, data: { role: isAdmin ? user.role : "admin", emailVerified: true } });
+    await db.user.update({
+      where: { id: user.id },
+      data: { role: isAdmin ? user.role : "admin", emailVerified: true },
+    });
   }
   if (user.accounts.length === 0) {
     const password = await bcrypt.hash(input.password, 10);

@@ -49,9 +49,7 @@ interface AppliedRow {
 export async function migrate(databaseUrl: string): Promise<string[]> {
   const provider = providerOf(databaseUrl);
   const migrations = readMigrations(resolve(process.cwd(), MIGRATIONS_DIR[provider]));
-  return provider === "postgresql"
-    ? migratePostgres(databaseUrl, migrations)
-    : migrateSqlite(databaseUrl, migrations);
+  return provider === "postgresql" ? migratePostgres(databaseUrl, migrations) : migrateSqlite(databaseUrl, migrations);
 }
 
 /** The migrations of a folder, in the order they apply (their names start with a timestamp). */
@@ -63,7 +61,7 @@ export function readMigrations(dir: string): Migration[] {
     .sort()
     .map((name) => {
       const sql = readFileSync(join(dir, name, "migration.sql"), "utf8");
-      return { name, sql, checksum: createHash("sha256").update(sql).digest("hex") };
+      return { name, sql, checksum: sha256(sql) };
     });
 }
 
@@ -80,7 +78,7 @@ function isApplied(migration: Migration, rows: AppliedRow[]): boolean {
         "fix the database by hand, then delete that row (or mark it rolled back)",
     );
   }
-  if (row.checksum !== migration.checksum) {
+  if (!matchesChecksum(migration.sql, row.checksum)) {
     throw new Error(
       `migrate: migration ${migration.name} was changed after it was applied ` +
         `(checksum ${row.checksum} in the database, ${migration.checksum} on disk); ` +
@@ -88,6 +86,19 @@ function isApplied(migration: Migration, rows: AppliedRow[]): boolean {
     );
   }
   return true;
+}
+
+/**
+ * Like Prisma, accept the file with either line ending: a checkout that converted LF to CRLF
+ * (git on Windows) is not an edit.
+ */
+function matchesChecksum(sql: string, checksum: string): boolean {
+  const lf = sql.replace(/\r\n/g, "\n");
+  return [sql, lf, lf.replace(/\n/g, "\r\n")].some((text) => sha256(text) === checksum);
+}
+
+function sha256(text: string): string {
+  return createHash("sha256").update(text).digest("hex");
 }
 
 /** Prisma's timestamp format in _prisma_migrations (`2025-01-01T00:00:00.000+00:00`). */
@@ -139,7 +150,7 @@ async function migrateSqlite(databaseUrl: string, migrations: Migration[]): Prom
   const applied: string[] = [];
   try {
     // WAL is a property of the file: set once here, every later connection uses it.
-    db.pragma("journal_mode = WAL");
+    await enableWal(db);
     // Off for this connection only, and set outside any transaction (inside one it is
     // ignored): Prisma's SQLite migrations rebuild a table by copy + DROP + rename, and with
     // foreign keys on, the DROP would cascade-delete the rows that reference it. The keys
@@ -178,6 +189,26 @@ async function migrateSqlite(databaseUrl: string, migrations: Migration[]): Prom
   return applied;
 }
 
+/**
+ * Switches the file to WAL. The switch needs the file to itself and SQLite refuses it at
+ * once (no busy wait) while another connection holds a lock, e.g. a second instance that
+ * is migrating right now, so retry for as long as the busy timeout. Once the file is in
+ * WAL the pragma is a no-op that needs no lock.
+ */
+async function enableWal(db: SqliteDatabase, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      db.pragma("journal_mode = WAL");
+      return;
+    } catch (error) {
+      const busy = (error as { code?: string }).code === "SQLITE_BUSY";
+      if (!busy || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+}
+
 const POSTGRES_HISTORY_TABLE = `CREATE TABLE IF NOT EXISTS _prisma_migrations (
     id                      VARCHAR(36) PRIMARY KEY NOT NULL,
     checksum                VARCHAR(64) NOT NULL,
@@ -209,7 +240,7 @@ async function migratePostgres(databaseUrl: string, migrations: Migration[]): Pr
           // No parameters: the simple query protocol, which runs a multi-statement script.
           await client.query(migration.sql);
           await client.query(
-            "INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, now(), $3, $4, 1)",
+            "INSERT INTO _prisma_migrations (id, checksum, finished_at, migration_name, started_at, applied_steps_count) VALUES ($1, $2, clock_timestamp(), $3, $4, 1)",
             [randomUUID(), migration.checksum, migration.name, startedAt],
           );
           await client.query("COMMIT");
