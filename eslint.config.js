@@ -4,7 +4,17 @@ import globals from "globals";
 import tseslint from "typescript-eslint";
 
 export default tseslint.config(
-  { ignores: ["build/", "generated/", ".react-router/", "node_modules/", "test-results/", "playwright-report/", "tests/artifacts/"] },
+  {
+    ignores: [
+      "build/",
+      "generated/",
+      ".react-router/",
+      "node_modules/",
+      "test-results/",
+      "playwright-report/",
+      "tests/artifacts/",
+    ],
+  },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

@@ -407,19 +407,25 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
 const LINGER_MS = 2_000;
 
 /**
- * 413 without waiting for the rest of the body. The connection is not closed at once: a
- * socket closed with unread data resets the connection, and a client still busy sending
- * would lose the 413 before reading it. So what still arrives is read and discarded for a
- * moment (the connection stays usable if the body ends meanwhile), then the socket is closed.
+ * 413 at once, without waiting for the rest of the body. Then a lingering close, as nginx
+ * does: a socket closed while data is still arriving is reset, and a client busy sending
+ * would lose the 413 before reading it. So Node must not close the connection right after
+ * the response (it would, for a client that sent `Connection: close`); instead the rest of
+ * the body is read and discarded, and the connection is closed when the body ends, or
+ * forcibly after LINGER_MS.
  */
 function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env): Promise<void> {
   req.resume(); // flowing with no "data" listener: discard
-  res.once("finish", () => {
-    if (req.complete) return;
-    const timer = setTimeout(() => req.socket.destroy(), LINGER_MS);
-    req.once("end", () => clearTimeout(timer));
-    req.socket.once("close", () => clearTimeout(timer));
-  });
+  if (!req.complete) {
+    res.shouldKeepAlive = true;
+    const socket = req.socket;
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    req.once("end", () => {
+      clearTimeout(timer);
+      socket.end();
+    });
+    socket.once("close", () => clearTimeout(timer));
+  }
   return send(req, res, smallResponse(413, "Payload Too Large"), env);
 }
 

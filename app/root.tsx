@@ -1,4 +1,4 @@
-import { useEffect, useMemo } from "react";
+import { useMemo } from "react";
 import { I18nextProvider, useTranslation } from "react-i18next";
 import {
   data,
@@ -16,11 +16,10 @@ import { Brand } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
 import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
-import { isChunkLoadError, reloadOnceAfterChunkError } from "~/lib/chunk-reload";
 import { createI18n } from "~/lib/i18n";
 import { useNonce } from "~/lib/nonce";
 import { themeScript } from "~/lib/theme";
-import { useRootData } from "~/lib/use-root-data";
+import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
 import { getUser, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/server/auth/guards.server";
 import { currentBuildId } from "~/server/build-info.server";
 import { loadEnv } from "~/server/env.server";
@@ -55,7 +54,7 @@ export function shouldRevalidate({ currentUrl, nextUrl, defaultShouldRevalidate 
 export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRootData();
   const nonce = useNonce();
-  const locale = rootData?.locale ?? "en";
+  const locale = useLocale();
   const i18n = useMemo(() => createI18n(locale, rootData?.resources), [locale, rootData?.resources]);
   return (
     <html lang={locale} dir="ltr" suppressHydrationWarning>
@@ -88,19 +87,19 @@ export default function App() {
 function describeError(error: unknown): { status: number; message: string } {
   if (isRouteErrorResponse(error)) {
     const message = (error.data as { message?: string } | null)?.message;
-    return { status: error.status, message: message ?? (error.status === 404 ? "Page Not Found" : error.statusText || "Internal Server Error") };
+    return {
+      status: error.status,
+      message: message ?? (error.status === 404 ? "Page Not Found" : error.statusText || "Internal Server Error"),
+    };
   }
   return { status: 500, message: "Internal Server Error" };
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
+  const localize = useLocalize();
   const { status, message } = describeError(error);
   const fallback = status === 404 ? "Page Not Found" : "Internal Server Error";
-
-  useEffect(() => {
-    if (isChunkLoadError(error)) reloadOnceAfterChunkError();
-  }, [error]);
 
   return (
     <div className="flex min-h-screen flex-col">
@@ -111,14 +110,22 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         </div>
       </header>
       <main className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
-        <p className="text-6xl font-bold text-primary-600" data-testid="error-status">{status}</p>
-        <h1 className="mt-4 text-2xl font-semibold" data-testid="error-message">{message}</h1>
+        <p className="text-6xl font-bold text-primary-600" data-testid="error-status">
+          {status}
+        </p>
+        <h1 className="mt-4 text-2xl font-semibold" data-testid="error-message">
+          {message}
+        </h1>
         <p className="mt-3 text-slate-600 dark:text-slate-400">
           {t(status === 404 ? "error.notFoundDescription" : "error.serverDescription", {
-            defaultValue: status === 404 ? "The page you are looking for does not exist." : "Something went wrong on our side.",
+            defaultValue:
+              status === 404 ? "The page you are looking for does not exist." : "Something went wrong on our side.",
           })}
         </p>
-        <a href="/" className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700">
+        <a
+          href="/"
+          className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700"
+        >
           {t("error.backHome", { defaultValue: "Back to home" })}
         </a>
       </main>

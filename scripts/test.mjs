@@ -59,15 +59,33 @@ run("lint", "npx", ["eslint", "."]);
 run("format", "npx", ["prettier", "--check", "."]);
 const built = run("build", "npm", ["run", "build"]);
 
-run("unit + integration (SQLite)", "npx", ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${REPORTS}/vitest-sqlite.json`]);
+run("unit + integration (SQLite)", "npx", [
+  "vitest",
+  "run",
+  "--reporter=default",
+  "--reporter=json",
+  `--outputFile=${REPORTS}/vitest-sqlite.json`,
+]);
 countVitest(`${REPORTS}/vitest-sqlite.json`);
 
 if (process.env.SKIP_POSTGRES === "1") {
   console.log("\n=== integration (PostgreSQL) skipped: SKIP_POSTGRES=1 ===");
 } else {
-  const server = process.env.TEST_POSTGRES_URL ?? "postgres://127.0.0.1:5432/test";
+  const server = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
   if (await postgresReachable(server)) {
-    run("integration (PostgreSQL)", "npx", ["vitest", "run", "tests/integration", "--reporter=default", "--reporter=json", `--outputFile=${REPORTS}/vitest-postgres.json`], { TEST_DATABASE_URL: server });
+    run(
+      "integration (PostgreSQL)",
+      "npx",
+      [
+        "vitest",
+        "run",
+        "tests/integration",
+        "--reporter=default",
+        "--reporter=json",
+        `--outputFile=${REPORTS}/vitest-postgres.json`,
+      ],
+      { TEST_DATABASE_URL: server },
+    );
     countVitest(`${REPORTS}/vitest-postgres.json`);
   } else {
     failures.push("integration (PostgreSQL): database unreachable (set TEST_POSTGRES_URL or SKIP_POSTGRES=1)");
@@ -75,7 +93,9 @@ if (process.env.SKIP_POSTGRES === "1") {
 }
 
 if (built && process.env.SKIP_E2E !== "1") {
-  run("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], { PLAYWRIGHT_JSON_OUTPUT_NAME: `${REPORTS}/playwright.json` });
+  run("end-to-end (Playwright, Chromium)", "npx", ["playwright", "test", "--reporter=list,json"], {
+    PLAYWRIGHT_JSON_OUTPUT_NAME: `${REPORTS}/playwright.json`,
+  });
   countPlaywright(`${REPORTS}/playwright.json`);
 }
 

@@ -10,11 +10,21 @@ export function Footer() {
     <footer className="border-t border-slate-200 dark:border-slate-800">
       <div className="mx-auto flex max-w-6xl flex-col gap-4 px-4 py-8 sm:flex-row sm:items-center sm:justify-between">
         <nav aria-label={t("footer.label")} className="flex flex-wrap gap-x-6 gap-y-2">
-          <AppLink to={localize("/")} className={link}>{t("pages.home")}</AppLink>
-          <AppLink to={localize("/pricing")} className={link}>{t("pages.pricing")}</AppLink>
-          <AppLink to={localize("/signin")} className={link}>{t("pages.signin")}</AppLink>
-          <AppLink to={localize("/signup")} className={link}>{t("pages.signup")}</AppLink>
-          <a href="/sitemap.xml" className={link}>{t("footer.sitemap")}</a>
+          <AppLink to={localize("/")} className={link}>
+            {t("pages.home")}
+          </AppLink>
+          <AppLink to={localize("/pricing")} className={link}>
+            {t("pages.pricing")}
+          </AppLink>
+          <AppLink to={localize("/signin")} className={link}>
+            {t("pages.signin")}
+          </AppLink>
+          <AppLink to={localize("/signup")} className={link}>
+            {t("pages.signup")}
+          </AppLink>
+          <a href="/sitemap.xml" className={link}>
+            {t("footer.sitemap")}
+          </a>
         </nav>
         <p className="text-sm text-slate-500">{t("footer.copyright", { year: new Date().getFullYear() })}</p>
       </div>

@@ -1,9 +1,31 @@
 import spriteHref from "./icons/sprite.svg?url";
 
 export type IconName =
-  | "logo" | "menu" | "x" | "sun" | "moon" | "monitor" | "globe" | "search" | "user" | "log-out"
-  | "shield" | "check" | "chevron-down" | "arrow-right" | "refresh" | "home" | "credit-card"
-  | "dashboard" | "settings" | "info" | "check-circle" | "alert" | "lock" | "users" | "zap"
+  | "logo"
+  | "menu"
+  | "x"
+  | "sun"
+  | "moon"
+  | "monitor"
+  | "globe"
+  | "search"
+  | "user"
+  | "log-out"
+  | "shield"
+  | "check"
+  | "chevron-down"
+  | "arrow-right"
+  | "refresh"
+  | "home"
+  | "credit-card"
+  | "dashboard"
+  | "settings"
+  | "info"
+  | "check-circle"
+  | "alert"
+  | "lock"
+  | "users"
+  | "zap"
   | "languages";
 
 /** Icons come from one SVG sprite that ships with the app: no icon service, one cached file. */

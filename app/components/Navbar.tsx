@@ -26,7 +26,10 @@ export function Navbar() {
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
       <nav aria-label={t("nav.main")} className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
         <Brand />
-        <AppLink to={localize("/pricing")} className="text-sm text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white">
+        <AppLink
+          to={localize("/pricing")}
+          className="text-sm text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
+        >
           {t("nav.pricing")}
         </AppLink>
         <div className="ml-auto flex items-center gap-2">
@@ -37,10 +40,16 @@ export function Navbar() {
             <UserMenu user={user} />
           ) : (
             <>
-              <AppLink to={localize("/signin")} className="rounded-md px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800">
+              <AppLink
+                to={localize("/signin")}
+                className="rounded-md px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800"
+              >
                 {t("nav.signIn")}
               </AppLink>
-              <AppLink to={localize("/signup")} className="rounded-md bg-primary-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-700">
+              <AppLink
+                to={localize("/signup")}
+                className="rounded-md bg-primary-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-700"
+              >
                 {t("nav.signUp")}
               </AppLink>
             </>

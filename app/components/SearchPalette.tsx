@@ -3,6 +3,7 @@ import { useTranslation } from "react-i18next";
 import { useNavigate } from "react-router";
 import { Icon } from "~/components/Icon";
 import { canOpen, pages } from "~/config/navigation";
+import { navigateTo } from "~/lib/navigate";
 import { useLocalize, useRootData } from "~/lib/use-root-data";
 
 /**
@@ -35,7 +36,7 @@ export function SearchPalette() {
 
   function go(path: string) {
     dialog.current?.close();
-    void navigate(localize(path));
+    navigateTo(navigate, localize(path));
   }
 
   useEffect(() => {
@@ -114,7 +115,9 @@ export function SearchPalette() {
               <span className="text-xs text-slate-400">{localize(page.path)}</span>
             </li>
           ))}
-          {results.length === 0 ? <li className="px-3 py-6 text-center text-sm text-slate-500">{t("search.empty")}</li> : null}
+          {results.length === 0 ? (
+            <li className="px-3 py-6 text-center text-sm text-slate-500">{t("search.empty")}</li>
+          ) : null}
         </ul>
       </dialog>
     </>

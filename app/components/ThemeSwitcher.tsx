@@ -24,7 +24,11 @@ export function ThemeSwitcher() {
   }, [theme]);
 
   return (
-    <div role="radiogroup" aria-label={t("theme.label")} className="js-only flex items-center rounded-md border border-slate-200 p-0.5 dark:border-slate-700">
+    <div
+      role="radiogroup"
+      aria-label={t("theme.label")}
+      className="js-only flex items-center rounded-md border border-slate-200 p-0.5 dark:border-slate-700"
+    >
       {themes.map((value) => (
         <button
           key={value}

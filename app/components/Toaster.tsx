@@ -41,17 +41,36 @@ export function Toaster({ serverToast }: { serverToast: ToastItem | null }) {
 
   const visible = items.slice(0, TOAST_LIMIT);
   return (
-    <section aria-label="Notifications" className="pointer-events-none fixed right-4 bottom-4 z-50 w-[calc(100%-2rem)] sm:w-96">
+    <section
+      aria-label="Notifications"
+      className="pointer-events-none fixed right-4 bottom-4 z-50 w-[calc(100%-2rem)] sm:w-96"
+    >
       <ol className="relative">
         {visible.map((item, index) => (
-          <ToastCard key={item.id} item={item} index={index} closing={closing.has(item.id)} onClose={() => close(item.id)} />
+          <ToastCard
+            key={item.id}
+            item={item}
+            index={index}
+            closing={closing.has(item.id)}
+            onClose={() => close(item.id)}
+          />
         ))}
       </ol>
     </section>
   );
 }
 
-function ToastCard({ item, index, closing, onClose }: { item: ToastItem; index: number; closing: boolean; onClose: () => void }) {
+function ToastCard({
+  item,
+  index,
+  closing,
+  onClose,
+}: {
+  item: ToastItem;
+  index: number;
+  closing: boolean;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
   const boxId = `toast-${item.id}`;
   return (
@@ -67,13 +86,22 @@ function ToastCard({ item, index, closing, onClose }: { item: ToastItem; index: 
       }}
     >
       {/* Without JavaScript the label toggles this box and CSS hides the toast. */}
-      <input id={boxId} type="checkbox" className="toast-dismiss sr-only" onChange={onClose} tabIndex={-1} aria-hidden />
+      <input
+        id={boxId}
+        type="checkbox"
+        className="toast-dismiss sr-only"
+        onChange={onClose}
+        tabIndex={-1}
+        aria-hidden
+      />
       <div className="relative overflow-hidden rounded-lg border border-slate-200 bg-white p-4 pr-10 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <div className="flex gap-3">
           <Icon name={icons[item.type]} className={`mt-0.5 size-5 shrink-0 ${tones[item.type]}`} />
           <div className="min-w-0 flex-1">
             <p className="text-sm font-semibold text-slate-900 dark:text-slate-100">{item.title}</p>
-            {item.description ? <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{item.description}</p> : null}
+            {item.description ? (
+              <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{item.description}</p>
+            ) : null}
             {item.action ? (
               <button
                 type="button"
@@ -89,10 +117,21 @@ function ToastCard({ item, index, closing, onClose }: { item: ToastItem; index: 
           </div>
         </div>
         {/* With JavaScript a real button; without it a label that ticks the box above. */}
-        <button type="button" onClick={onClose} aria-label={t("toast.close")} title={t("toast.close")} className={`js-only ${closeClass}`}>
+        <button
+          type="button"
+          onClick={onClose}
+          aria-label={t("toast.close")}
+          title={t("toast.close")}
+          className={`js-only ${closeClass}`}
+        >
           <Icon name="x" />
         </button>
-        <label htmlFor={boxId} aria-label={t("toast.close")} title={t("toast.close")} className={`no-js-only ${closeClass}`}>
+        <label
+          htmlFor={boxId}
+          aria-label={t("toast.close")}
+          title={t("toast.close")}
+          className={`no-js-only ${closeClass}`}
+        >
           <Icon name="x" />
         </label>
         <div

@@ -16,14 +16,20 @@ export function UserMenu({ user }: { user: MenuUser }) {
   const localize = useLocalize();
   const locale = useLocale();
   const initial = (user.name || user.email).slice(0, 1).toUpperCase();
-  const item = "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
+  const item =
+    "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
   return (
     <details className="relative">
-      <summary aria-label={t("nav.account")} className="flex cursor-pointer items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-primary-500/40">
+      <summary
+        aria-label={t("nav.account")}
+        className="flex cursor-pointer items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-primary-500/40"
+      >
         {user.image ? (
           <img src={user.image} alt="" className="size-8 rounded-full object-cover" />
         ) : (
-          <span className="flex size-8 items-center justify-center rounded-full bg-primary-600 text-sm font-semibold text-white">{initial}</span>
+          <span className="flex size-8 items-center justify-center rounded-full bg-primary-600 text-sm font-semibold text-white">
+            {initial}
+          </span>
         )}
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">

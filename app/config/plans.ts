@@ -3,9 +3,30 @@
  * price and product ids are configured per plan and interval in the environment.
  */
 export const plans = [
-  { id: "free", monthly: 0, yearly: 0, seats: 1, highlighted: false, features: ["projects3", "members1", "community", "basicAnalytics"] },
-  { id: "pro", monthly: 19, yearly: 190, seats: 1, highlighted: true, features: ["projectsUnlimited", "members1", "emailSupport", "advancedAnalytics", "customDomain"] },
-  { id: "team", monthly: 49, yearly: 490, seats: 5, highlighted: false, features: ["projectsUnlimited", "members5", "prioritySupport", "advancedAnalytics", "sso", "auditLog"] },
+  {
+    id: "free",
+    monthly: 0,
+    yearly: 0,
+    seats: 1,
+    highlighted: false,
+    features: ["projects3", "members1", "community", "basicAnalytics"],
+  },
+  {
+    id: "pro",
+    monthly: 19,
+    yearly: 190,
+    seats: 1,
+    highlighted: true,
+    features: ["projectsUnlimited", "members1", "emailSupport", "advancedAnalytics", "customDomain"],
+  },
+  {
+    id: "team",
+    monthly: 49,
+    yearly: 490,
+    seats: 5,
+    highlighted: false,
+    features: ["projectsUnlimited", "members5", "prioritySupport", "advancedAnalytics", "sso", "auditLog"],
+  },
 ] as const;
 
 export type Plan = (typeof plans)[number];

@@ -10,8 +10,7 @@ export function withDataRetry(fetchImpl: typeof fetch): typeof fetch {
   return async (input, init) => {
     const request = new Request(input, init);
     const response = await fetchImpl(request.clone());
-    const isDataGet =
-      request.method === "GET" && new URL(request.url).pathname.endsWith(".data");
+    const isDataGet = request.method === "GET" && new URL(request.url).pathname.endsWith(".data");
     if (!isDataGet || !RETRY_STATUSES.has(response.status)) return response;
     return fetchImpl(request);
   };

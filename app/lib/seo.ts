@@ -27,6 +27,11 @@ export function seo(args: {
   for (const locale of locales) {
     tags.push({ tagName: "link", rel: "alternate", hrefLang: locale, href: absolute(localizePath(path, locale)) });
   }
-  tags.push({ tagName: "link", rel: "alternate", hrefLang: "x-default", href: absolute(localizePath(path, defaultLocale)) });
+  tags.push({
+    tagName: "link",
+    rel: "alternate",
+    hrefLang: "x-default",
+    href: absolute(localizePath(path, defaultLocale)),
+  });
   return tags;
 }

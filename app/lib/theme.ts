@@ -15,8 +15,7 @@ export function readTheme(): Theme {
 }
 
 export function applyTheme(theme: Theme) {
-  const dark =
-    theme === "dark" || (theme === "system" && matchMedia("(prefers-color-scheme: dark)").matches);
+  const dark = theme === "dark" || (theme === "system" && matchMedia("(prefers-color-scheme: dark)").matches);
   const root = document.documentElement.classList;
   root.toggle("dark", dark);
   root.toggle("light", !dark);

@@ -21,7 +21,10 @@ export default function Forbidden() {
       <p className="text-6xl font-bold text-primary-600">403</p>
       <h1 className="mt-4 text-2xl font-semibold">{t("forbidden.title")}</h1>
       <p className="mt-3 max-w-md text-slate-600 dark:text-slate-400">{t("forbidden.body")}</p>
-      <AppLink to={localize("/")} className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700">
+      <AppLink
+        to={localize("/")}
+        className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700"
+      >
         {t("error.backHome")}
       </AppLink>
     </div>

@@ -56,20 +56,32 @@ export default function Home() {
               <Icon name="zap" className="size-3.5" /> {t("hero.badge")}
             </p>
             <h1 className="text-4xl font-bold tracking-tight text-balance sm:text-6xl">{t("hero.title")}</h1>
-            <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-slate-600 dark:text-slate-300">{t("hero.subtitle")}</p>
+            <p className="mx-auto mt-6 max-w-2xl text-lg text-pretty text-slate-600 dark:text-slate-300">
+              {t("hero.subtitle")}
+            </p>
             <div className="mt-10 flex flex-wrap items-center justify-center gap-3">
-              <AppLink to={localize("/signup")} className="inline-flex items-center gap-2 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white shadow-sm hover:bg-primary-700">
+              <AppLink
+                to={localize("/signup")}
+                className="inline-flex items-center gap-2 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white shadow-sm hover:bg-primary-700"
+              >
                 {t("hero.primary")} <Icon name="arrow-right" />
               </AppLink>
-              <AppLink to={localize("/pricing")} className="rounded-md border border-slate-300 bg-white px-5 py-2.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800">
+              <AppLink
+                to={localize("/pricing")}
+                className="rounded-md border border-slate-300 bg-white px-5 py-2.5 font-medium hover:bg-slate-50 dark:border-slate-700 dark:bg-slate-900 dark:hover:bg-slate-800"
+              >
                 {t("hero.secondary")}
               </AppLink>
             </div>
           </div>
         </section>
         <section aria-labelledby="features" className="mx-auto max-w-6xl px-4 py-20">
-          <h2 id="features" className="text-center text-3xl font-bold tracking-tight">{t("features.title")}</h2>
-          <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600 dark:text-slate-400">{t("features.subtitle")}</p>
+          <h2 id="features" className="text-center text-3xl font-bold tracking-tight">
+            {t("features.title")}
+          </h2>
+          <p className="mx-auto mt-3 max-w-2xl text-center text-slate-600 dark:text-slate-400">
+            {t("features.subtitle")}
+          </p>
           <ul className="mt-12 grid gap-6 sm:grid-cols-2 lg:grid-cols-3">
             {features.map((feature) => (
               <li key={feature.key} className="rounded-xl border border-slate-200 p-6 dark:border-slate-800">
@@ -86,7 +98,10 @@ export default function Home() {
           <div className="mx-auto flex max-w-4xl flex-col items-center px-4 py-16 text-center">
             <h2 className="text-2xl font-bold tracking-tight">{t("cta.title")}</h2>
             <p className="mt-3 text-slate-600 dark:text-slate-400">{t("cta.body")}</p>
-            <AppLink to={localize("/signup")} className="mt-8 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white hover:bg-primary-700">
+            <AppLink
+              to={localize("/signup")}
+              className="mt-8 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white hover:bg-primary-700"
+            >
               {t("cta.button")}
             </AppLink>
           </div>

@@ -11,7 +11,8 @@ import { pageMeta } from "~/server/page-meta.server";
 
 export function loader({ request, context }: Route.LoaderArgs) {
   // The interval lives in the query, so the toggle is a plain link that works without JS.
-  const interval: BillingInterval = new URL(request.url).searchParams.get("interval") === "yearly" ? "yearly" : "monthly";
+  const interval: BillingInterval =
+    new URL(request.url).searchParams.get("interval") === "yearly" ? "yearly" : "monthly";
   return { interval, meta: pageMeta(context, "pricing") };
 }
 
@@ -24,7 +25,8 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   const localize = useLocalize();
   const { interval } = loaderData;
   const money = new Intl.NumberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
-  const toggle = "rounded-full px-4 py-1.5 text-sm font-medium aria-[current=true]:bg-white aria-[current=true]:shadow-sm dark:aria-[current=true]:bg-slate-700";
+  const toggle =
+    "rounded-full px-4 py-1.5 text-sm font-medium aria-[current=true]:bg-white aria-[current=true]:shadow-sm dark:aria-[current=true]:bg-slate-700";
   return (
     <div className="flex min-h-screen flex-col">
       <Navbar />
@@ -32,12 +34,16 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
         <div className="text-center">
           <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">{t("title")}</h1>
           <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-300">{t("subtitle")}</p>
-          <nav aria-label={t("interval.label")} className="mt-8 inline-flex rounded-full bg-slate-100 p-1 dark:bg-slate-800">
+          <nav
+            aria-label={t("interval.label")}
+            className="mt-8 inline-flex rounded-full bg-slate-100 p-1 dark:bg-slate-800"
+          >
             <AppLink to="?interval=monthly" preventScrollReset aria-current={interval === "monthly"} className={toggle}>
               {t("interval.monthly")}
             </AppLink>
             <AppLink to="?interval=yearly" preventScrollReset aria-current={interval === "yearly"} className={toggle}>
-              {t("interval.yearly")} <span className="text-primary-700 dark:text-primary-400">{t("interval.save")}</span>
+              {t("interval.yearly")}{" "}
+              <span className="text-primary-700 dark:text-primary-400">{t("interval.save")}</span>
             </AppLink>
           </nav>
         </div>
@@ -49,7 +55,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
               className={`relative flex flex-col rounded-2xl border p-8 ${plan.highlighted ? "border-primary-500 shadow-lg ring-1 ring-primary-500" : "border-slate-200 dark:border-slate-800"}`}
             >
               {plan.highlighted ? (
-                <span className="absolute -top-3 left-8 rounded-full bg-primary-600 px-3 py-0.5 text-xs font-semibold text-white">{t("popular")}</span>
+                <span className="absolute -top-3 left-8 rounded-full bg-primary-600 px-3 py-0.5 text-xs font-semibold text-white">
+                  {t("popular")}
+                </span>
               ) : null}
               <h2 className="text-lg font-semibold">{t(`plans.${plan.id}.name`)}</h2>
               <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`plans.${plan.id}.description`)}</p>
@@ -75,7 +83,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
         <section aria-labelledby="faq" className="mx-auto mt-24 max-w-3xl">
-          <h2 id="faq" className="text-center text-2xl font-bold tracking-tight">{t("faq.title")}</h2>
+          <h2 id="faq" className="text-center text-2xl font-bold tracking-tight">
+            {t("faq.title")}
+          </h2>
           <dl className="mt-8 divide-y divide-slate-200 dark:divide-slate-800">
             {(["cancel", "trial", "seats", "payment"] as const).map((q) => (
               <div key={q} className="py-5">

@@ -11,9 +11,7 @@ const files = import.meta.glob<{ default: Record<string, unknown> }>("../../loca
 export const resources: Resource = Object.fromEntries(
   locales.map((lng) => [
     lng,
-    Object.fromEntries(
-      namespaces.map((ns) => [ns, files[`../../locales/${lng}/${ns}.json`]?.default ?? {}]),
-    ),
+    Object.fromEntries(namespaces.map((ns) => [ns, files[`../../locales/${lng}/${ns}.json`]?.default ?? {}])),
   ]),
 );
 

@@ -2,7 +2,7 @@
 // SQLite and PostgreSQL databases.
 //
 // PostgreSQL: a throw-away database on the server of TEST_POSTGRES_URL (default
-// postgres://root@127.0.0.1:5432/test, trust auth, a role allowed to CREATE DATABASE).
+// postgres://postgres@127.0.0.1:5432/test, trust auth, a role allowed to CREATE DATABASE).
 // SKIP_POSTGRES=1 skips that half.
 import { spawn, spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -18,7 +18,7 @@ import { createDatabase, isUniqueViolation, Prisma, type Database } from "~/serv
 
 const requireDriver = createRequire(import.meta.url);
 const root = process.cwd();
-const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://root@127.0.0.1:5432/test";
+const ADMIN_URL = process.env.TEST_POSTGRES_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 const skipPostgres = process.env.SKIP_POSTGRES === "1";
 
 // ---------------------------------------------------------------------------------------

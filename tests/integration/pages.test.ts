@@ -46,7 +46,9 @@ afterAll(async () => {
 });
 
 describe("public pages in every locale", () => {
-  const pages = ["/", "/pricing", "/signin", "/signup", "/forgot-password", "/reset-password"].map((path) => ({ path }));
+  const pages = ["/", "/pricing", "/signin", "/signup", "/forgot-password", "/reset-password"].map((path) => ({
+    path,
+  }));
   for (const { prefix, lang } of LOCALES) {
     for (const page of pages) {
       const url = prefix + (page.path === "/" ? "" : page.path) || "/";
@@ -69,7 +71,9 @@ describe("public pages in every locale", () => {
 
   it("translates the page text, not just the lang attribute", async () => {
     const titles = await Promise.all(
-      LOCALES.map(async ({ prefix }) => attr(await (await get(`${base}${prefix}/pricing`)).text(), /<title>([^<]+)<\/title>/)),
+      LOCALES.map(async ({ prefix }) =>
+        attr(await (await get(`${base}${prefix}/pricing`)).text(), /<title>([^<]+)<\/title>/),
+      ),
     );
     expect(new Set(titles).size).toBe(4);
   });
@@ -103,6 +107,26 @@ describe("navigation rules keep the locale and the original path", () => {
     }
   });
 
+  it("sends signed-in users to a safe redirect target, never off-site", async () => {
+    const safe = await get(`${base}/fr/signin?redirect=${encodeURIComponent("/fr/profile?tab=1")}`, {
+      Cookie: userCookie,
+    });
+    expect(safe.headers.get("location")).toBe("/fr/profile?tab=1");
+    const absolute = await get(`${base}/signin?redirect=${encodeURIComponent(`${base}/pricing`)}`, {
+      Cookie: userCookie,
+    });
+    expect(absolute.headers.get("location")).toBe(`${base}/pricing`);
+    for (const evil of [
+      "https://evil.example.com/",
+      "//evil.example.com",
+      "/\\evil.example.com",
+      "javascript:alert(1)",
+    ]) {
+      const res = await get(`${base}/ja/signin?redirect=${encodeURIComponent(evil)}`, { Cookie: userCookie });
+      expect(res.headers.get("location")).toBe("/ja");
+    }
+  });
+
   it("lets signed-in users open login-required pages", async () => {
     const res = await get(`${base}/fr/profile`, { Cookie: userCookie });
     expect(res.status).toBe(200);
@@ -112,7 +136,9 @@ describe("navigation rules keep the locale and the original path", () => {
   it("guards admin pages: guests sign in, users get 403, admins get in", async () => {
     for (const { prefix } of LOCALES) {
       const guest = await get(`${base}${prefix}/admin/dashboard`);
-      expect(guest.headers.get("location")).toBe(`${prefix}/signin?redirect=${encodeURIComponent(`${prefix}/admin/dashboard`)}`);
+      expect(guest.headers.get("location")).toBe(
+        `${prefix}/signin?redirect=${encodeURIComponent(`${prefix}/admin/dashboard`)}`,
+      );
       const user = await get(`${base}${prefix}/admin/dashboard`, { Cookie: userCookie });
       expect(user.status).toBe(302);
       expect(user.headers.get("location")).toBe(`${prefix}/403`);

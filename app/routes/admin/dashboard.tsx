@@ -30,7 +30,9 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         {cards.map((key) => (
           <div key={key} className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
             <dt className="text-sm text-slate-500">{t(`admin.stats.${key}`)}</dt>
-            <dd className="mt-2 text-3xl font-semibold" data-stat={key}>{number.format(loaderData.stats[key])}</dd>
+            <dd className="mt-2 text-3xl font-semibold" data-stat={key}>
+              {number.format(loaderData.stats[key])}
+            </dd>
           </div>
         ))}
       </dl>

@@ -11,7 +11,9 @@ import { requireUserMiddleware } from "~/server/auth/guards.server";
 export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
 export const loader = () => null;
 
-const menu: { path: string; labelKey: string; icon: IconName }[] = [{ path: "/profile", labelKey: "pages.profile", icon: "user" }];
+const menu: { path: string; labelKey: string; icon: IconName }[] = [
+  { path: "/profile", labelKey: "pages.profile", icon: "user" },
+];
 
 export default function MenuLayout() {
   const { t } = useTranslation();

@@ -15,10 +15,17 @@ export async function action({ request }: Route.ActionArgs) {
   const lng = form.get("lng");
   const target = form.get("redirectTo");
   const locale = isLocale(lng) ? lng : "en";
-  const url = new URL(typeof target === "string" && target.startsWith("/") && !target.startsWith("//") ? target : "/", "http://x");
+  const url = new URL(
+    typeof target === "string" && target.startsWith("/") && !target.startsWith("//") ? target : "/",
+    "http://x",
+  );
   // The form sends the unprefixed path; strip a prefix anyway in case an old page sent one.
   const path = splitLocale(url.pathname).path;
-  const cookie = serializeCookie(LOCALE_COOKIE, locale, { maxAge: YEAR, secure: loadEnv().secureCookies, httpOnly: false });
+  const cookie = serializeCookie(LOCALE_COOKIE, locale, {
+    maxAge: YEAR,
+    secure: loadEnv().secureCookies,
+    httpOnly: false,
+  });
   return redirect(localizePath(path, locale) + url.search + url.hash, { headers: { "Set-Cookie": cookie } });
 }
 

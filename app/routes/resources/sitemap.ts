@@ -13,10 +13,14 @@ export function loader() {
     .filter((page) => page.sitemap)
     .flatMap((page) => {
       const alternates = [
-        ...locales.map((lng) => `    <xhtml:link rel="alternate" hreflang="${lng}" href="${href(localizePath(page.path, lng))}"/>`),
+        ...locales.map(
+          (lng) => `    <xhtml:link rel="alternate" hreflang="${lng}" href="${href(localizePath(page.path, lng))}"/>`,
+        ),
         `    <xhtml:link rel="alternate" hreflang="x-default" href="${href(localizePath(page.path, defaultLocale))}"/>`,
       ].join("\n");
-      return locales.map((lng) => `  <url>\n    <loc>${href(localizePath(page.path, lng))}</loc>\n${alternates}\n  </url>`);
+      return locales.map(
+        (lng) => `  <url>\n    <loc>${href(localizePath(page.path, lng))}</loc>\n${alternates}\n  </url>`,
+      );
     });
   const xml = `<?xml version="1.0" encoding="UTF-8"?>
 <urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">

@@ -1,7 +1,7 @@
 import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { navigation } from "~/config/navigation";
 import { localizePath, splitLocale } from "~/i18n/config";
-import { isExternalUrl } from "~/lib/safe-redirect";
+import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
 import { getSessionUser, type SessionUser } from "./session.server";
 
@@ -31,9 +31,7 @@ export const routeRulesMiddleware: MiddlewareFunction<Response> = ({ request }) 
   const url = new URL(request.url);
   const rule = navigation.routeRules[splitLocale(url.pathname).path];
   if (!rule) return;
-  throw isExternalUrl(rule.redirect)
-    ? redirect(rule.redirect)
-    : localizedRedirect(request, rule.redirect + url.search);
+  throw isExternalUrl(rule.redirect) ? redirect(rule.redirect) : localizedRedirect(request, rule.redirect + url.search);
 };
 
 /** The signed-in user, or a redirect to sign in that brings the visitor back afterwards. */
@@ -49,8 +47,11 @@ export const requireUserMiddleware: MiddlewareFunction<Response> = ({ request, c
   requireUser(request, context);
 };
 
+/** Signed-in visitors go to the page they asked for in `redirect` (when safe), else on. */
 export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
-  if (getUser(context)) throw localizedRedirect(request, navigation.signedInRedirect);
+  if (!getUser(context)) return;
+  const target = safeRedirect(new URL(request.url).searchParams.get("redirect"), loadEnv().trustedOrigins);
+  throw target ? redirect(target) : localizedRedirect(request, navigation.signedInRedirect);
 };
 
 export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
