@@ -123,7 +123,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           })}
         </p>
         <a
-          href="/"
+          href={localize("/")}
           className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700"
         >
           {t("error.backHome", { defaultValue: "Back to home" })}
