@@ -1,0 +1,58 @@
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, expect, it } from "vitest";
+import { freePort, ROOT } from "./helpers/server";
+
+// `npm start` on a machine with no database yet: it must create the SQLite file (and its
+// folder), apply every migration, ensure the demo admin and print how to sign in.
+const dir = mkdtempSync(join(tmpdir(), "app-start-"));
+const dbFile = join(dir, "nested", "data", "app.db");
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+it.skipIf(!!process.env.TEST_DATABASE_URL)(
+  "npm start builds if needed, migrates a new SQLite file and prints the demo admin",
+  async () => {
+    const port = await freePort();
+    const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: `file:${dbFile}` };
+    for (const key of ["AUTH_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "NODE_ENV", "BASE_URL"]) delete env[key];
+    const child = spawn("npm", ["start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+    let output = "";
+    child.stdout.on("data", (chunk: Buffer) => (output += chunk));
+    child.stderr.on("data", (chunk: Buffer) => (output += chunk));
+    try {
+      const deadline = Date.now() + 120_000;
+      let healthy = false;
+      while (!healthy && Date.now() < deadline) {
+        healthy = await fetch(`http://127.0.0.1:${port}/healthz`).then(
+          (r) => r.ok,
+          () => false,
+        );
+        if (!healthy) await new Promise((r) => setTimeout(r, 250));
+      }
+      expect(healthy, output).toBe(true);
+      expect(existsSync(dbFile)).toBe(true);
+      expect(output).toContain("admin@example.com");
+      expect(output).toContain("demo-admin-1234");
+      expect(output).toContain(`http://localhost:${port}`);
+
+      process.env.DATABASE_URL = `file:${dbFile}`;
+      const { prisma, closeDatabase } = await import("~/server/db.server");
+      const admin = await prisma.user.findUnique({
+        where: { email: "admin@example.com" },
+        select: { role: true, emailVerified: true, accounts: { select: { providerId: true } } },
+      });
+      expect(admin).toEqual({ role: "admin", emailVerified: true, accounts: [{ providerId: "credential" }] });
+      await closeDatabase();
+      const page = await fetch(`http://127.0.0.1:${port}/pricing`, {
+        headers: { "User-Agent": "Mozilla/5.0 Chrome/130" },
+      });
+      expect(page.status).toBe(200);
+    } finally {
+      process.kill(-child.pid!, "SIGTERM");
+      await new Promise((resolve) => child.once("exit", resolve));
+    }
+  },
+  180_000,
+);
