@@ -15,7 +15,12 @@ it.skipIf(!!process.env.TEST_DATABASE_URL)(
   "npm start builds if needed, migrates a new SQLite file and prints the demo admin",
   async () => {
     const port = await freePort();
-    const env = { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATABASE_URL: `file:${dbFile}` };
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATABASE_URL: `file:${dbFile}`,
+    };
     for (const key of ["AUTH_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "NODE_ENV", "BASE_URL"]) delete env[key];
     const child = spawn("npm", ["start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
