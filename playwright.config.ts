@@ -7,6 +7,14 @@ const PORT = Number(process.env.E2E_PORT ?? 4173);
 export const BASE_URL = `http://localhost:${PORT}`;
 
 /**
+ * Mail: the web server sends through SMTP to a capture that tests/e2e/support/global-setup.ts
+ * starts; it writes each message as JSON into E2E_MAIL_DIR, where the tests find the links.
+ * Set on process.env so the test workers (which inherit it) read the same directory.
+ */
+process.env.E2E_SMTP_PORT ??= String(PORT + 2);
+process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
+
+/**
  * Browsers cannot be downloaded here: tests drive the system's Chromium. The flags keep it
  * from reaching for Google's services, which a closed network refuses.
  */
@@ -25,6 +33,7 @@ const chromium = {
 
 export default defineConfig({
   testDir: "tests/e2e",
+  globalSetup: "./tests/e2e/support/global-setup.ts",
   outputDir: "test-results/e2e",
   fullyParallel: false,
   workers: 1,
@@ -52,6 +61,7 @@ export default defineConfig({
       DATABASE_URL: `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`,
       AUTH_SECRET: "e2e-test-secret-0123456789abcdefghijkl",
       RATE_LIMIT: "off",
+      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
     },
   },
 });

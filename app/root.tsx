@@ -21,12 +21,18 @@ import { useNonce } from "~/lib/nonce";
 import { themeScript } from "~/lib/theme";
 import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
 import { getUser, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/server/auth/guards.server";
+import { originMiddleware } from "~/server/auth/origin.server";
 import { currentBuildId } from "~/server/build-info.server";
 import { loadEnv } from "~/server/env.server";
 import { getInstance, getLocale, i18nextMiddleware, resourcesFor } from "~/server/i18n.server";
 import { getToast } from "~/server/toast.server";
 
-export const middleware: Route.MiddlewareFunction[] = [i18nextMiddleware, sessionMiddleware, routeRulesMiddleware];
+export const middleware: Route.MiddlewareFunction[] = [
+  originMiddleware,
+  i18nextMiddleware,
+  sessionMiddleware,
+  routeRulesMiddleware,
+];
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(context) as Locale;

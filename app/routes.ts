@@ -13,6 +13,8 @@ function pages(locale: Locale): RouteConfigEntry[] {
     route("pricing", "routes/pricing.tsx", { id: id("pricing") }),
     layout("routes/layouts/default.tsx", { id: id("layout-default") }, [
       route("403", "routes/forbidden.tsx", { id: id("forbidden") }),
+      // Not guest-only: a verified link signs the visitor in before they land here.
+      route("verify-email", "routes/verify-email.tsx", { id: id("verify-email") }),
       layout("routes/layouts/guest.tsx", { id: id("guard-guest") }, [
         route("signin", "routes/signin.tsx", { id: id("signin") }),
         route("signup", "routes/signup.tsx", { id: id("signup") }),
@@ -36,6 +38,7 @@ export default [
   route("robots.txt", "routes/resources/robots.ts"),
   route("set-locale", "routes/resources/set-locale.ts"),
   route("signout", "routes/resources/signout.ts"),
+  route("api/auth/*", "routes/api/auth.ts"),
   // Anything else, in any locale: the 404 page (or the fatal 404 for an unsupported prefix).
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

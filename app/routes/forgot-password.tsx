@@ -1,21 +1,118 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/forgot-password";
+import { AppLink } from "~/components/AppLink";
+import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
+import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { forgotPasswordSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { requestPasswordReset } from "~/server/auth/account-management.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { meta: pageMeta(context, "forgotPassword") };
+export function loader({ request, context }: Route.LoaderArgs) {
+  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  return { meta: pageMeta(context, "forgotPassword"), sent };
 }
+
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export default function Page() {
-  const { t } = useTranslation();
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = pageLocale(context);
+  const submission = parseWithZod(await request.formData(), {
+    schema: forgotPasswordSchema,
+    error: zodErrorMap(locale),
+  });
+  if (submission.status !== "success") return invalid(submission);
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/request-password-reset");
+    // Unknown addresses get the same answer: the page never tells who has an account.
+    await requestPasswordReset(
+      { email: submission.value.email, redirectTo: localizePath("/reset-password", locale) },
+      meta,
+    );
+  } catch (error) {
+    return failed(submission, error, { INVALID_EMAIL: "email" });
+  }
+  return redirectWithToast(localizePath("/forgot-password", locale) + "?sent=1", {
+    type: "success",
+    title: authT(context)("forgotPassword.sentToast"),
+  });
+}
+
+export default function ForgotPassword({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
   return (
-    <div className="mx-auto max-w-sm">
-      <h1 className="text-2xl font-bold tracking-tight">{t("meta.forgotPassword.title")}</h1>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("meta.forgotPassword.description")}</p>
-    </div>
+    <AuthCard
+      title={loaderData.meta.title}
+      description={loaderData.meta.description}
+      footer={
+        <>
+          {t("forgotPassword.remembered")}{" "}
+          <AppLink to={localize("/signin")} className={linkClass}>
+            {t("forgotPassword.signIn")}
+          </AppLink>
+        </>
+      }
+    >
+      {loaderData.sent ? (
+        <div className="flex flex-col gap-4">
+          <Notice title={t("forgotPassword.sentTitle")} testId="reset-sent">
+            {t("forgotPassword.sentBody")}
+          </Notice>
+          <AppLink to={localize("/signin")} className={buttonClass("secondary", "w-full")}>
+            {t("forgotPassword.backToSignIn")}
+          </AppLink>
+        </div>
+      ) : (
+        <ForgotPasswordForm />
+      )}
+    </AuthCard>
+  );
+}
+
+function ForgotPasswordForm() {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("forgot-password");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(forgotPasswordSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema, error: zodErrorMap(locale) }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value="forgot-password" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        field={fields.email}
+        type="email"
+        label={t("form.email")}
+        inputProps={{ autoComplete: "email", autoFocus: true }}
+      />
+      <SubmitButton pending={pending} pendingLabel={t("forgotPassword.pending")} className="w-full">
+        {t("forgotPassword.submit")}
+      </SubmitButton>
+    </Form>
   );
 }

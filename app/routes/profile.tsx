@@ -1,28 +1,620 @@
+import { getFormProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import type { ReactNode } from "react";
 import { useTranslation } from "react-i18next";
+import { data, useActionData, useFetcher, useLocation } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/profile";
+import { Icon } from "~/components/Icon";
+import { SubmitButton, buttonClass } from "~/components/ui/Button";
+import { Checkbox } from "~/components/ui/Checkbox";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { LocalTime } from "~/components/ui/LocalTime";
+import { localizePath } from "~/i18n/config";
+import {
+  changeEmailSchema,
+  changePasswordSchema,
+  deleteAccountSchema,
+  PASSWORD_MAX,
+  PASSWORD_MIN,
+  isProfileIntent,
+  profileSchemas,
+  sendVerificationSchema,
+  setPasswordSchema,
+  updateProfileSchema,
+  type ProfileIntent,
+} from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { getUser } from "~/server/auth/guards.server";
+import { parseUserAgent } from "~/lib/user-agent";
+import { useLocale } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import {
+  changeEmail,
+  changePassword,
+  deleteUser,
+  hasPassword,
+  listUserSessions,
+  revokeOtherUserSessions,
+  revokeUserSession,
+  setPassword,
+  updateUser,
+} from "~/server/auth/account-management.server";
+import { sendVerificationEmail } from "~/server/auth/accounts.server";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
+import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
 
-export function loader({ context }: Route.LoaderArgs) {
-  const user = getUser(context)!; // the menu layout's middleware guarantees a user
-  return { meta: pageMeta(context, "profile"), user: { name: user.name, email: user.email } };
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireUser(request, context); // the menu layout's middleware has already made sure
+  const auth = getAuthSession(context)!;
+  const { user } = auth;
+  const [sessions, withPassword] = await Promise.all([listUserSessions(auth), hasPassword(user.id)]);
+  return {
+    meta: pageMeta(context, "profile"),
+    user: {
+      name: user.name,
+      email: user.email,
+      image: user.image,
+      emailVerified: user.emailVerified,
+    },
+    hasPassword: withPassword,
+    sessions: sessions.map((session) => ({
+      // The stored hash: an opaque id that can only revoke the caller's own session.
+      token: session.token,
+      current: session.id === auth.session.id,
+      userAgent: session.userAgent,
+      ipAddress: session.ipAddress,
+      lastActive: session.updatedAt.toISOString(),
+    })),
+  };
 }
+
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
+type ActionIntent = ProfileIntent | "send-verification";
+
+/** The /api/auth call each section does, whose rate limit it shares. */
+const API_PATHS: Record<ProfileIntent, string> = {
+  "update-profile": "/update-user",
+  "change-email": "/change-email",
+  "change-password": "/change-password",
+  "set-password": "/set-password",
+  "revoke-session": "/revoke-session",
+  "revoke-other-sessions": "/revoke-other-sessions",
+  "delete-account": "/delete-user",
+};
+
+/**
+ * One action for every section; `intent` tells them apart. A success redirects back here
+ * (replacing the history entry) with a toast, so every loader runs again and the page, the
+ * navbar and the session list show the new state; a failure answers the section's form.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireUser(request, context);
+  const auth = getAuthSession(context)!;
+  const locale = pageLocale(context);
+  const t = authT(context);
+  const meta = requestMeta(request, context);
+  const formData = await request.formData();
+  const intent = formData.get("intent") as ActionIntent;
+  const here = localizePath("/profile", locale);
+  const extra = { intent };
+
+  const done = (title: string, description?: string, setCookies: readonly string[] = []) => {
+    const headers = new Headers({ "X-Remix-Replace": "true" });
+    for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
+    // The cookie cache holds the old user for up to a minute: drop it unless replaced.
+    if (!setCookies.some((cookie) => cookie.startsWith(`${sessionDataCookieName()}=`))) {
+      headers.append("Set-Cookie", clearCookieCacheCookie());
+    }
+    return redirectWithToast(here, { type: "success", title, description }, { headers });
+  };
+
+  if (intent === "send-verification") {
+    const submission = parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) });
+    if (submission.status !== "success") return invalid(submission, extra);
+    try {
+      await enforceRateLimit(meta.ipAddress, "/send-verification-email");
+      await sendVerificationEmail(
+        { email: auth.user.email, callbackURL: localizePath("/verify-email", locale) },
+        meta,
+        auth,
+      );
+    } catch (error) {
+      return failed(submission, error, {}, extra);
+    }
+    return done(t("profile.email.resent"), t("profile.email.resentBody", { email: auth.user.email }));
+  }
+
+  if (!isProfileIntent(intent)) throw data("Unknown intent", { status: 400 });
+  const withPassword = intent === "delete-account" ? await hasPassword(auth.user.id) : false;
+  const schema = intent === "delete-account" ? deleteAccountSchema(withPassword) : profileSchemas[intent];
+  const submission = parseWithZod(formData, { schema: schema as z.ZodType, error: zodErrorMap(locale) });
+  if (submission.status !== "success") return invalid(submission, extra);
+  const value = submission.value as Record<string, unknown>;
+
+  try {
+    await enforceRateLimit(meta.ipAddress, API_PATHS[intent]);
+    switch (intent) {
+      case "update-profile": {
+        const input = value as z.infer<typeof updateProfileSchema>;
+        const result = await updateUser(auth, { name: input.name, image: input.image ?? null }, meta);
+        return done(t("profile.profile.saved"), undefined, result.setCookies);
+      }
+      case "change-email": {
+        const { newEmail } = value as z.infer<typeof changeEmailSchema>;
+        const result = await changeEmail(auth, { newEmail, callbackURL: localizePath("/verify-email", locale) }, meta);
+        // An unverified address changes at once; a verified one must confirm from the old address.
+        return result.emailChanged
+          ? done(t("profile.email.changed"), t("profile.email.changedBody", { email: newEmail }), result.setCookies)
+          : done(t("profile.email.confirmSent"), t("profile.email.confirmSentBody", { email: auth.user.email }));
+      }
+      case "change-password": {
+        const { currentPassword, newPassword, revokeOtherSessions } = value as z.infer<typeof changePasswordSchema>;
+        const result = await changePassword(auth, { currentPassword, newPassword, revokeOtherSessions }, meta);
+        return done(
+          t("profile.password.changed"),
+          revokeOtherSessions ? t("profile.password.changedOthers") : undefined,
+          result.setCookies,
+        );
+      }
+      case "set-password": {
+        const { newPassword } = value as z.infer<typeof setPasswordSchema>;
+        await setPassword(auth, { newPassword }, meta);
+        return done(t("profile.password.set"));
+      }
+      case "revoke-session": {
+        const result = await revokeUserSession(auth, { token: String(value.token) }, meta);
+        return done(t("profile.sessions.revoked"), undefined, result.setCookies);
+      }
+      case "revoke-other-sessions": {
+        await revokeOtherUserSessions(auth, meta);
+        return done(t("profile.sessions.revokedOthers"));
+      }
+      case "delete-account": {
+        const password = typeof value.password === "string" ? value.password : undefined;
+        const result = await deleteUser(auth, { password, callbackURL: localizePath("/", locale) }, meta);
+        if (result.deleted) {
+          const headers = new Headers();
+          for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
+          return redirectWithToast(
+            localizePath("/", locale),
+            { type: "success", title: t("profile.danger.deleted"), description: t("profile.danger.deletedBody") },
+            { headers },
+          );
+        }
+        return done(t("profile.danger.emailSent"), t("profile.danger.emailSentBody", { email: auth.user.email }));
+      }
+    }
+  } catch (error) {
+    return failed(
+      submission,
+      error,
+      {
+        INVALID_PASSWORD: intent === "delete-account" ? "password" : "currentPassword",
+        PASSWORD_TOO_SHORT: "newPassword",
+        PASSWORD_TOO_LONG: "newPassword",
+        INVALID_EMAIL: "newEmail",
+        EMAIL_IS_THE_SAME: "newEmail",
+        USER_ALREADY_EXISTS: "newEmail",
+        USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "newEmail",
+        COULD_NOT_UPDATE_EMAIL: "newEmail",
+      },
+      extra,
+    );
+  }
+  throw data("Unknown intent", { status: 400 });
+}
+
+// ---------------------------------------------------------------------------------------
+
+type LoaderData = Route.ComponentProps["loaderData"];
+
 export default function Profile({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
+  const location = useLocation();
+  // After a success the page is reloaded under a new location key: the forms start afresh
+  // from the new data (cleared password fields, the new name).
+  const key = location.key;
   return (
-    <div>
-      <h1 className="text-2xl font-bold tracking-tight">{t("meta.profile.title")}</h1>
-      <dl className="mt-6 grid max-w-md grid-cols-[auto_1fr] gap-x-6 gap-y-2 text-sm">
-        <dt className="text-slate-500">{t("profile.name")}</dt>
-        <dd data-testid="profile-name">{loaderData.user.name}</dd>
-        <dt className="text-slate-500">{t("profile.email")}</dt>
-        <dd data-testid="profile-email">{loaderData.user.email}</dd>
-      </dl>
+    <div className="flex max-w-3xl flex-col gap-8">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">{t("meta.profile.title")}</h1>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("meta.profile.description")}</p>
+      </div>
+      <ProfileSection key={`profile-${key}`} user={loaderData.user} />
+      <EmailSection key={`email-${key}`} user={loaderData.user} />
+      {loaderData.hasPassword ? (
+        <ChangePasswordSection key={`password-${key}`} />
+      ) : (
+        <SetPasswordSection key={`set-password-${key}`} />
+      )}
+      <SessionsSection sessions={loaderData.sessions} />
+      <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />
     </div>
+  );
+}
+
+function Section({
+  id,
+  title,
+  description,
+  tone = "default",
+  children,
+}: {
+  id: string;
+  title: ReactNode;
+  description: ReactNode;
+  tone?: "default" | "danger";
+  children: ReactNode;
+}) {
+  const border = tone === "danger" ? "border-red-200 dark:border-red-900/70" : "border-slate-200 dark:border-slate-800";
+  return (
+    <section
+      aria-labelledby={`${id}-title`}
+      data-section={id}
+      className={`rounded-xl border bg-white p-6 shadow-sm dark:bg-slate-900/60 ${border}`}
+    >
+      <h2
+        id={`${id}-title`}
+        className={`text-lg font-semibold ${tone === "danger" ? "text-red-700 dark:text-red-400" : ""}`}
+      >
+        {title}
+      </h2>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
+      <div className="mt-5">{children}</div>
+    </section>
+  );
+}
+
+type AnyResult = SubmissionResult<string[]>;
+
+/**
+ * A section's form: a fetcher keyed by the intent, so sections submit independently and keep
+ * their own errors. Without JavaScript the same markup is a plain POST form and the page's
+ * action data (for this intent) brings the errors back.
+ */
+function useSectionForm<Schema extends z.ZodObject>(
+  intent: ActionIntent,
+  schema: Schema,
+  defaultValue?: DefaultValue<z.input<Schema>>,
+) {
+  const locale = useLocale();
+  const fetcher = useFetcher<typeof action>({ key: intent });
+  const actionData = useActionData<typeof action>();
+  const lastResult = (fetcher.data?.result ??
+    (actionData && actionData.intent === intent ? actionData.result : undefined)) as AnyResult | undefined;
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id: `form-${intent}`,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
+  });
+  const rejected = Object.values(lastResult?.error ?? {}).some((errors) => errors?.length);
+  return { fetcher, form, fields, pending: fetcher.state !== "idle", rejected };
+}
+
+function IntentInput({ intent }: { intent: ActionIntent }) {
+  return <input type="hidden" name="intent" value={intent} />;
+}
+
+function ProfileSection({ user }: { user: LoaderData["user"] }) {
+  const { t } = useTranslation("auth");
+  const { fetcher, form, fields, pending } = useSectionForm("update-profile", updateProfileSchema, {
+    name: user.name,
+    image: user.image ?? "",
+  });
+  const initial = (user.name || user.email).slice(0, 1).toUpperCase();
+  return (
+    <Section id="profile" title={t("profile.profile.title")} description={t("profile.profile.description")}>
+      <div className="flex flex-col gap-6 sm:flex-row">
+        {user.image ? (
+          <img src={user.image} alt="" className="size-16 shrink-0 rounded-full object-cover" />
+        ) : (
+          <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-primary-600 text-2xl font-semibold text-white">
+            {initial}
+          </span>
+        )}
+        <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-1 flex-col gap-4">
+          <IntentInput intent="update-profile" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            field={fields.name}
+            type="text"
+            label={t("profile.profile.name")}
+            inputProps={{ autoComplete: "name" }}
+          />
+          <Field
+            field={fields.image}
+            type="url"
+            label={t("profile.profile.image")}
+            hint={t("profile.profile.imageHint")}
+            inputProps={{ autoComplete: "photo", placeholder: "https://" }}
+          />
+          <div>
+            <SubmitButton pending={pending} pendingLabel={t("profile.profile.pending")}>
+              {t("profile.profile.submit")}
+            </SubmitButton>
+          </div>
+        </fetcher.Form>
+      </div>
+    </Section>
+  );
+}
+
+function EmailSection({ user }: { user: LoaderData["user"] }) {
+  const { t } = useTranslation("auth");
+  const { fetcher, form, fields, pending } = useSectionForm("change-email", changeEmailSchema);
+  const resend = useSectionForm("send-verification", sendVerificationSchema);
+  return (
+    <Section id="email" title={t("profile.email.title")} description={t("profile.email.description")}>
+      <div className="flex flex-col gap-5">
+        <div className="flex flex-wrap items-center gap-3 text-sm">
+          <span className="text-slate-500">{t("profile.email.current")}</span>
+          <span className="font-medium" data-testid="profile-email">
+            {user.email}
+          </span>
+          <span
+            data-testid="email-status"
+            className={
+              user.emailVerified
+                ? "rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium text-primary-800 dark:bg-primary-900/50 dark:text-primary-200"
+                : "rounded-full bg-amber-100 px-2 py-0.5 text-xs font-medium text-amber-800 dark:bg-amber-900/40 dark:text-amber-200"
+            }
+          >
+            {user.emailVerified ? t("profile.email.verified") : t("profile.email.unverified")}
+          </span>
+        </div>
+        {user.emailVerified ? null : (
+          <resend.fetcher.Form method="post" {...getFormProps(resend.form)} className="flex flex-col gap-2">
+            <IntentInput intent="send-verification" />
+            <input type="hidden" name="email" value={user.email} />
+            <FormErrors id={resend.form.errorId} errors={resend.form.errors} />
+            <div>
+              <SubmitButton
+                variant="secondary"
+                pending={resend.pending}
+                pendingLabel={t("profile.email.resendPending")}
+              >
+                {t("profile.email.resend")}
+              </SubmitButton>
+            </div>
+          </resend.fetcher.Form>
+        )}
+        <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+          <IntentInput intent="change-email" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            field={fields.newEmail}
+            type="email"
+            label={t("profile.email.newEmail")}
+            inputProps={{ autoComplete: "email" }}
+          />
+          <div>
+            <SubmitButton pending={pending} pendingLabel={t("profile.email.pending")}>
+              {t("profile.email.submit")}
+            </SubmitButton>
+          </div>
+        </fetcher.Form>
+      </div>
+    </Section>
+  );
+}
+
+type AnyField = FieldMetadata<string | undefined, Record<string, unknown>, string[]>;
+
+function PasswordFields({ fields }: { fields: { newPassword: AnyField; confirmPassword: AnyField } }) {
+  const { t } = useTranslation("auth");
+  return (
+    <>
+      <Field
+        field={fields.newPassword}
+        type="password"
+        label={t("form.newPassword")}
+        hint={t("form.passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+        inputProps={{ autoComplete: "new-password", minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }}
+      />
+      <Field
+        field={fields.confirmPassword}
+        type="password"
+        label={t("form.confirmPassword")}
+        inputProps={{ autoComplete: "new-password" }}
+      />
+    </>
+  );
+}
+
+function ChangePasswordSection() {
+  const { t } = useTranslation("auth");
+  const { fetcher, form, fields, pending } = useSectionForm("change-password", changePasswordSchema);
+  return (
+    <Section id="password" title={t("profile.password.title")} description={t("profile.password.description")}>
+      <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-md flex-col gap-4">
+        <IntentInput intent="change-password" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          field={fields.currentPassword}
+          type="password"
+          label={t("form.currentPassword")}
+          inputProps={{ autoComplete: "current-password" }}
+        />
+        <PasswordFields fields={fields} />
+        <Checkbox field={fields.revokeOtherSessions} label={t("profile.password.revokeOthers")} />
+        <div>
+          <SubmitButton pending={pending} pendingLabel={t("profile.password.pending")}>
+            {t("profile.password.submit")}
+          </SubmitButton>
+        </div>
+      </fetcher.Form>
+    </Section>
+  );
+}
+
+function SetPasswordSection() {
+  const { t } = useTranslation("auth");
+  const { fetcher, form, fields, pending } = useSectionForm("set-password", setPasswordSchema);
+  return (
+    <Section id="password" title={t("profile.password.setTitle")} description={t("profile.password.setDescription")}>
+      <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-md flex-col gap-4">
+        <IntentInput intent="set-password" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <PasswordFields fields={fields} />
+        <div>
+          <SubmitButton pending={pending} pendingLabel={t("profile.password.pending")}>
+            {t("profile.password.setSubmit")}
+          </SubmitButton>
+        </div>
+      </fetcher.Form>
+    </Section>
+  );
+}
+
+function SessionsSection({ sessions }: { sessions: LoaderData["sessions"] }) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const others = sessions.filter((session) => !session.current);
+  const revokeOthers = useFetcher<typeof action>({ key: "revoke-other-sessions" });
+  return (
+    <Section id="sessions" title={t("profile.sessions.title")} description={t("profile.sessions.description")}>
+      <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="session-list">
+        {sessions.map((session) => {
+          const device = deviceName(session.userAgent, t);
+          return (
+            <li
+              key={session.token}
+              data-current={session.current || undefined}
+              className="flex items-center gap-4 py-3"
+            >
+              <Icon name="monitor" className="size-5 shrink-0 text-slate-400" />
+              <dl className="grid min-w-0 flex-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1.3fr)]">
+                <div className="min-w-0">
+                  <dt className="text-xs text-slate-500">{t("profile.sessions.device")}</dt>
+                  <dd className="flex min-w-0 items-center gap-2 font-medium" data-testid="session-device">
+                    <span className="truncate">{device}</span>
+                    {session.current ? (
+                      <span className="shrink-0 rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-primary-800 dark:bg-primary-900/50 dark:text-primary-200">
+                        {t("profile.sessions.current")}
+                      </span>
+                    ) : null}
+                  </dd>
+                </div>
+                <div className="min-w-0">
+                  <dt className="text-xs text-slate-500">{t("profile.sessions.ip")}</dt>
+                  <dd className="truncate text-slate-700 dark:text-slate-300">
+                    {session.ipAddress || t("profile.sessions.unknownIp")}
+                  </dd>
+                </div>
+                <div className="min-w-0">
+                  <dt className="text-xs text-slate-500">{t("profile.sessions.lastActive")}</dt>
+                  <dd className="text-slate-700 dark:text-slate-300">
+                    <LocalTime iso={session.lastActive} locale={locale} />
+                  </dd>
+                </div>
+              </dl>
+              {session.current ? null : <RevokeSessionButton token={session.token} device={device} />}
+            </li>
+          );
+        })}
+      </ul>
+      <div className="mt-4">
+        {others.length ? (
+          <revokeOthers.Form method="post">
+            <IntentInput intent="revoke-other-sessions" />
+            <SubmitButton
+              variant="secondary"
+              pending={revokeOthers.state !== "idle"}
+              pendingLabel={t("profile.sessions.revokeOthersPending")}
+            >
+              {t("profile.sessions.revokeOthers")}
+            </SubmitButton>
+          </revokeOthers.Form>
+        ) : (
+          <p className="text-sm text-slate-500">{t("profile.sessions.onlyThis")}</p>
+        )}
+      </div>
+    </Section>
+  );
+}
+
+function RevokeSessionButton({ token, device }: { token: string; device: string }) {
+  const { t } = useTranslation("auth");
+  const fetcher = useFetcher<typeof action>({ key: `revoke-session-${token}` });
+  return (
+    <fetcher.Form method="post">
+      <IntentInput intent="revoke-session" />
+      <input type="hidden" name="token" value={token} />
+      <SubmitButton
+        variant="ghost"
+        className="px-3 py-1.5"
+        aria-label={t("profile.sessions.revokeLabel", { device })}
+        pending={fetcher.state !== "idle"}
+      >
+        {t("profile.sessions.revoke")}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+function deviceName(userAgent: string | null, t: (key: string, options?: Record<string, string>) => string) {
+  const { browser, os } = parseUserAgent(userAgent);
+  if (browser && os) return t("device.browserOnOs", { browser, os });
+  return browser ?? os ?? t("device.unknown");
+}
+
+function DangerSection({ hasPassword }: { hasPassword: boolean }) {
+  const { t } = useTranslation("auth");
+  const { fetcher, form, fields, pending, rejected } = useSectionForm(
+    "delete-account",
+    deleteAccountSchema(hasPassword),
+  );
+  return (
+    <Section id="danger" tone="danger" title={t("profile.danger.title")} description={t("profile.danger.description")}>
+      {/* The confirmation step: a disclosure, so it needs no JavaScript either. */}
+      {/* Opened again when the server refused the last try (it re-renders the page without JS). */}
+      <details className="group" open={rejected || undefined}>
+        <summary className={buttonClass("dangerOutline", "cursor-pointer list-none")}>
+          {t("profile.danger.open")}
+        </summary>
+        <fetcher.Form
+          method="post"
+          {...getFormProps(form)}
+          className="mt-4 flex max-w-md flex-col gap-4 rounded-lg border border-red-200 bg-red-50/60 p-4 dark:border-red-900/70 dark:bg-red-950/30"
+        >
+          <IntentInput intent="delete-account" />
+          <p className="text-sm font-semibold">{t("profile.danger.confirmTitle")}</p>
+          <FormErrors id={form.errorId} errors={form.errors} />
+          {hasPassword ? (
+            <Field
+              field={fields.password}
+              type="password"
+              label={t("profile.danger.confirmPassword")}
+              inputProps={{ autoComplete: "current-password" }}
+            />
+          ) : (
+            <p className="text-sm text-slate-700 dark:text-slate-300">{t("profile.danger.confirmEmail")}</p>
+          )}
+          <div>
+            <SubmitButton
+              variant="danger"
+              pending={pending}
+              pendingLabel={hasPassword ? t("profile.danger.pending") : t("profile.danger.emailPending")}
+            >
+              {hasPassword ? t("profile.danger.submit") : t("profile.danger.emailSubmit")}
+            </SubmitButton>
+          </div>
+        </fetcher.Form>
+      </details>
+    </Section>
   );
 }

@@ -1,21 +1,128 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/reset-password";
+import { AppLink } from "~/components/AppLink";
+import { AuthCard, Notice } from "~/components/ui/AuthCard";
+import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { isResetTokenValid, resetPassword } from "~/server/auth/account-management.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { meta: pageMeta(context, "resetPassword") };
+/**
+ * The emailed link goes through /api/auth/reset-password/{token}, which sends the browser
+ * here with `?token=…`, or with `?error=INVALID_TOKEN` when the token is unknown or expired.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const params = new URL(request.url).searchParams;
+  const given = params.get("error") ? null : params.get("token");
+  // A token that is unknown, expired or used shows the "request a new link" panel at once.
+  const token = given && (await isResetTokenValid(given)) ? given : null;
+  return { meta: pageMeta(context, "resetPassword"), token };
 }
+
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export default function Page() {
-  const { t } = useTranslation();
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = pageLocale(context);
+  const submission = parseWithZod(await request.formData(), {
+    schema: resetPasswordSchema,
+    error: zodErrorMap(locale),
+  });
+  if (submission.status !== "success") return invalid(submission);
+  const { token, newPassword } = submission.value;
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/reset-password");
+    await resetPassword({ token, newPassword }, meta);
+  } catch (error) {
+    return failed(submission, error, { PASSWORD_TOO_SHORT: "newPassword", PASSWORD_TOO_LONG: "newPassword" });
+  }
+  const t = authT(context);
+  return redirectWithToast(localizePath("/signin", locale), {
+    type: "success",
+    title: t("resetPassword.done"),
+    description: t("resetPassword.doneBody"),
+  });
+}
+
+export default function ResetPassword({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
   return (
-    <div className="mx-auto max-w-sm">
-      <h1 className="text-2xl font-bold tracking-tight">{t("meta.resetPassword.title")}</h1>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("meta.resetPassword.description")}</p>
-    </div>
+    <AuthCard title={loaderData.meta.title} description={loaderData.meta.description}>
+      {loaderData.token ? (
+        <ResetPasswordForm token={loaderData.token} />
+      ) : (
+        <div className="flex flex-col gap-4">
+          <Notice tone="error" title={t("resetPassword.invalidTitle")} testId="reset-invalid">
+            {t("resetPassword.invalidBody")}
+          </Notice>
+          <AppLink to={localize("/forgot-password")} className={buttonClass("primary", "w-full")}>
+            {t("resetPassword.requestNew")}
+          </AppLink>
+        </div>
+      )}
+    </AuthCard>
+  );
+}
+
+function ResetPasswordForm({ token }: { token: string }) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const localize = useLocalize();
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("reset-password");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(resetPasswordSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema, error: zodErrorMap(locale) }),
+  });
+  const tokenRejected = form.errors?.some((code) => code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED");
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value="reset-password" />
+      <input type="hidden" name="token" value={token} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      {tokenRejected ? (
+        <AppLink to={localize("/forgot-password")} className={buttonClass("secondary", "w-full")}>
+          {t("resetPassword.requestNew")}
+        </AppLink>
+      ) : null}
+      <Field
+        field={fields.newPassword}
+        type="password"
+        label={t("form.newPassword")}
+        hint={t("form.passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+        inputProps={{ autoComplete: "new-password", minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX, autoFocus: true }}
+      />
+      <Field
+        field={fields.confirmPassword}
+        type="password"
+        label={t("form.confirmPassword")}
+        inputProps={{ autoComplete: "new-password" }}
+      />
+      <SubmitButton pending={pending} pendingLabel={t("resetPassword.pending")} className="w-full">
+        {t("resetPassword.submit")}
+      </SubmitButton>
+    </Form>
   );
 }

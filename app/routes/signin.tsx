@@ -1,21 +1,184 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
+import { data, Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
+import { AppLink } from "~/components/AppLink";
+import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
+import { SubmitButton } from "~/components/ui/Button";
+import { Checkbox } from "~/components/ui/Checkbox";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { sendVerificationSchema, signInSchema } from "~/lib/auth-forms";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { sendVerificationEmail, signInEmail } from "~/server/auth/accounts.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { loadEnv } from "~/server/env.server";
+import { isAppError } from "~/server/errors.server";
+import { authT, cookieHeaders, failed, invalid, pageLocale, SECRET_FIELDS } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 export function loader({ context }: Route.LoaderArgs) {
   return { meta: pageMeta(context, "signin") };
 }
 
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export default function Page() {
-  const { t } = useTranslation();
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = pageLocale(context);
+  const t = authT(context);
+  const url = new URL(request.url);
+  const formData = await request.formData();
+  const meta = requestMeta(request, context);
+
+  if (formData.get("intent") === "send-verification") {
+    const submission = parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) });
+    const email = String(formData.get("email") ?? "");
+    const extra = { intent: "send-verification" as const, unverifiedEmail: email };
+    if (submission.status !== "success") return invalid(submission, extra);
+    try {
+      await enforceRateLimit(meta.ipAddress, "/send-verification-email");
+      await sendVerificationEmail(
+        { email: submission.value.email, callbackURL: localizePath("/verify-email", locale) },
+        meta,
+        null,
+      );
+    } catch (error) {
+      return failed(submission, error, {}, extra);
+    }
+    return redirectWithToast(url.pathname + url.search, {
+      type: "success",
+      title: t("signIn.resent"),
+      description: t("signIn.resentBody"),
+    });
+  }
+
+  const submission = parseWithZod(formData, { schema: signInSchema, error: zodErrorMap(locale) });
+  if (submission.status !== "success") return invalid(submission, { intent: "sign-in" as const, unverifiedEmail: "" });
+  const { email, password, rememberMe } = submission.value;
+  try {
+    await enforceRateLimit(meta.ipAddress, "/sign-in/email");
+    const { user, setCookies } = await signInEmail(
+      { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
+      meta,
+    );
+    const target =
+      safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
+    return redirectWithToast(
+      target,
+      { type: "success", title: t("signIn.signedIn", { name: user.name }) },
+      { headers: cookieHeaders(setCookies) },
+    );
+  } catch (error) {
+    if (isAppError(error) && error.code === "EMAIL_NOT_VERIFIED") {
+      // The service has just sent a new verification email: say so, and offer another.
+      return data(
+        { intent: "sign-in" as const, result: submission.reply({ hideFields: SECRET_FIELDS }), unverifiedEmail: email },
+        { status: error.status },
+      );
+    }
+    return failed(submission, error, {}, { intent: "sign-in" as const, unverifiedEmail: "" });
+  }
+}
+
+export default function SignIn({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const localize = useLocalize();
+  const location = useLocation();
+  const actionData = useActionData<typeof action>();
+  const signInResult = actionData?.intent === "sign-in" ? actionData.result : undefined;
+  const unverifiedEmail = actionData?.unverifiedEmail;
+  const resendResult = actionData?.intent === "send-verification" ? actionData.result : undefined;
+  const pending = usePendingIntent("sign-in");
+
+  const [form, fields] = useForm({
+    lastResult: signInResult,
+    constraint: getZodConstraint(signInSchema),
+    defaultValue: { rememberMe: true },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema, error: zodErrorMap(locale) }),
+  });
+
+  // Links to the other guest pages keep the page to come back to.
+  const redirect = new URLSearchParams(location.search).get("redirect");
+  const keep = redirect ? `?${new URLSearchParams({ redirect })}` : "";
+
   return (
-    <div className="mx-auto max-w-sm">
-      <h1 className="text-2xl font-bold tracking-tight">{t("meta.signin.title")}</h1>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("meta.signin.description")}</p>
-    </div>
+    <AuthCard
+      title={loaderData.meta.title}
+      description={loaderData.meta.description}
+      footer={
+        <>
+          {t("signIn.noAccount")}{" "}
+          <AppLink to={localize("/signup") + keep} className={linkClass}>
+            {t("signIn.signUp")}
+          </AppLink>
+        </>
+      }
+    >
+      <div className="flex flex-col gap-5">
+        {unverifiedEmail ? (
+          <>
+            <Notice tone="info" title={t("signIn.unverifiedTitle")} testId="unverified-notice">
+              {t("signIn.unverifiedBody", { email: unverifiedEmail })}
+            </Notice>
+            <ResendForm email={unverifiedEmail} errors={resendResult?.error?.[""] ?? undefined} />
+          </>
+        ) : null}
+        <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+          <input type="hidden" name="intent" value="sign-in" />
+          <FormErrors id={form.errorId} errors={form.errors} />
+          <Field
+            field={fields.email}
+            type="email"
+            label={t("form.email")}
+            inputProps={{ autoComplete: "email", autoFocus: !unverifiedEmail }}
+          />
+          <Field
+            field={fields.password}
+            type="password"
+            label={t("form.password")}
+            labelAside={
+              <AppLink to={localize("/forgot-password")} className={`text-sm ${linkClass}`}>
+                {t("signIn.forgotPassword")}
+              </AppLink>
+            }
+            inputProps={{ autoComplete: "current-password" }}
+          />
+          <Checkbox field={fields.rememberMe} label={t("signIn.rememberMe")} />
+          <SubmitButton pending={pending} pendingLabel={t("signIn.pending")} className="w-full">
+            {t("signIn.submit")}
+          </SubmitButton>
+        </Form>
+      </div>
+    </AuthCard>
+  );
+}
+
+function ResendForm({ email, errors }: { email: string; errors: string[] | undefined }) {
+  const { t } = useTranslation("auth");
+  const pending = usePendingIntent("send-verification");
+  return (
+    <Form method="post" className="flex flex-col gap-3">
+      <FormErrors errors={errors} />
+      <input type="hidden" name="intent" value="send-verification" />
+      <input type="hidden" name="email" value={email} />
+      <SubmitButton variant="secondary" pending={pending} pendingLabel={t("signIn.resendPending")} className="w-full">
+        {t("signIn.resend")}
+      </SubmitButton>
+    </Form>
   );
 }

@@ -1,21 +1,141 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
+import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signup";
+import { AppLink } from "~/components/AppLink";
+import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
+import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { signUpEmail } from "~/server/auth/accounts.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { meta: pageMeta(context, "signup") };
+export function loader({ request, context }: Route.LoaderArgs) {
+  // After a sign-up the page says "check your email" (the address itself travels in the toast).
+  const sent = new URL(request.url).searchParams.get("sent") === "1";
+  return { meta: pageMeta(context, "signup"), sent };
 }
+
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export default function Page() {
-  const { t } = useTranslation();
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = pageLocale(context);
+  const t = authT(context);
+  const submission = parseWithZod(await request.formData(), { schema: signUpSchema, error: zodErrorMap(locale) });
+  if (submission.status !== "success") return invalid(submission);
+  const { name, email, newPassword } = submission.value;
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/sign-up/email");
+    // An address that already has an account gets the very same answer (no account probing).
+    await signUpEmail({ name, email, password: newPassword, callbackURL: localizePath("/verify-email", locale) }, meta);
+    return redirectWithToast(localizePath("/signup", locale) + "?sent=1", {
+      type: "success",
+      title: t("signUp.sentToast"),
+      description: t("signUp.sentToastBody", { email }),
+    });
+  } catch (error) {
+    return failed(submission, error, {
+      USER_ALREADY_EXISTS: "email",
+      USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email",
+      INVALID_EMAIL: "email",
+      PASSWORD_TOO_SHORT: "newPassword",
+      PASSWORD_TOO_LONG: "newPassword",
+    });
+  }
+}
+
+export default function SignUp({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
+  const location = useLocation();
+  const redirect = new URLSearchParams(location.search).get("redirect");
+  const keep = redirect ? `?${new URLSearchParams({ redirect })}` : "";
+
   return (
-    <div className="mx-auto max-w-sm">
-      <h1 className="text-2xl font-bold tracking-tight">{t("meta.signup.title")}</h1>
-      <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("meta.signup.description")}</p>
-    </div>
+    <AuthCard
+      title={loaderData.meta.title}
+      description={loaderData.meta.description}
+      footer={
+        <>
+          {t("signUp.haveAccount")}{" "}
+          <AppLink to={localize("/signin") + keep} className={linkClass}>
+            {t("signUp.signIn")}
+          </AppLink>
+        </>
+      }
+    >
+      {loaderData.sent ? (
+        <div className="flex flex-col gap-4">
+          <Notice title={t("signUp.sentTitle")} testId="signup-sent">
+            {t("signUp.sentBody")}
+          </Notice>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t("signUp.sentHelp")}</p>
+          <AppLink to={localize("/signin")} className={buttonClass("secondary", "w-full")}>
+            {t("signUp.backToSignIn")}
+          </AppLink>
+        </div>
+      ) : (
+        <SignUpForm />
+      )}
+    </AuthCard>
+  );
+}
+
+function SignUpForm() {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("sign-up");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(signUpSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema, error: zodErrorMap(locale) }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value="sign-up" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        field={fields.name}
+        type="text"
+        label={t("form.name")}
+        inputProps={{ autoComplete: "name", autoFocus: true }}
+      />
+      <Field field={fields.email} type="email" label={t("form.email")} inputProps={{ autoComplete: "email" }} />
+      <Field
+        field={fields.newPassword}
+        type="password"
+        label={t("form.password")}
+        hint={t("form.passwordHint", { min: PASSWORD_MIN, max: PASSWORD_MAX })}
+        inputProps={{ autoComplete: "new-password", minLength: PASSWORD_MIN, maxLength: PASSWORD_MAX }}
+      />
+      <Field
+        field={fields.confirmPassword}
+        type="password"
+        label={t("form.confirmPassword")}
+        inputProps={{ autoComplete: "new-password" }}
+      />
+      <SubmitButton pending={pending} pendingLabel={t("signUp.pending")} className="w-full">
+        {t("signUp.submit")}
+      </SubmitButton>
+    </Form>
   );
 }

@@ -16,7 +16,7 @@ beforeAll(async () => {
   const { prisma } = await import("~/server/db.server");
   const { createSession } = await import("~/server/auth/session.server");
   const user = await prisma.user.create({ data: { email: "broken@example.com", name: "Broken" } });
-  cookie = (await createSession(user.id)).cookie.split(";")[0]!;
+  cookie = (await createSession(user.id)).setCookies[0]!.split(";")[0]!;
   await prisma.$executeRawUnsafe('DROP TABLE "session"');
 });
 

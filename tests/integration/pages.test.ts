@@ -24,8 +24,8 @@ async function signedInCookie(role: "user" | "admin") {
   const user = await prisma.user.create({
     data: { email: `${role}-${Date.now()}@example.com`, name: `Test ${role}`, role, emailVerified: true },
   });
-  const { cookie } = await createSession(user.id);
-  return cookie.split(";")[0]!;
+  const { setCookies } = await createSession(user.id);
+  return setCookies[0]!.split(";")[0]!;
 }
 
 beforeAll(async () => {
@@ -266,8 +266,9 @@ describe("flashed toasts", () => {
     const { createSession } = await import("~/server/auth/session.server");
     const { prisma } = await import("~/server/db.server");
     const user = await prisma.user.create({ data: { email: `bye-${Date.now()}@example.com`, name: "Bye" } });
-    const { cookie } = await createSession(user.id);
-    const res = await post(`${base}/signout`, { locale: "fr" }, { Cookie: cookie.split(";")[0]!, Origin: base });
+    const { setCookies: sessionCookies } = await createSession(user.id);
+    const cookie = sessionCookies[0]!.split(";")[0]!;
+    const res = await post(`${base}/signout`, { locale: "fr" }, { Cookie: cookie, Origin: base });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/fr");
     const setCookies = res.headers.getSetCookie();

@@ -1,6 +1,6 @@
 import type { Route } from "./+types/signout";
 import { isLocale, localizePath } from "~/i18n/config";
-import { signOut } from "~/server/auth/session.server";
+import { endSession } from "~/server/auth/session.server";
 import { getInstance } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -9,7 +9,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const lng = form.get("locale");
   const locale = isLocale(lng) ? lng : "en";
-  const headers = await signOut(request);
+  const headers = new Headers();
+  for (const cookie of await endSession(request)) headers.append("Set-Cookie", cookie);
   const t = getInstance(context).getFixedT(locale);
   return redirectWithToast(localizePath("/", locale), { type: "success", title: t("toast.signedOut") }, { headers });
 }

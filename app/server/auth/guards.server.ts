@@ -3,17 +3,46 @@ import { navigation } from "~/config/navigation";
 import { localizePath, splitLocale } from "~/i18n/config";
 import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
-import { getSessionUser, type SessionUser } from "./session.server";
+import {
+  clearSessionCookies,
+  getSession,
+  hasSessionCookies,
+  type AuthSession,
+  type SessionUser,
+} from "./session.server";
 
-const userContext = createContext<SessionUser | null>(null);
+const sessionContext = createContext<AuthSession | null>(null);
 
-/** Reads the session once per request; every guard and loader shares it. */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
-  context.set(userContext, await getSessionUser(request));
+/**
+ * Reads the session once per request; every guard and loader shares it. A due sliding
+ * refresh or a new cookie cache goes out on whatever response the request ends with, and
+ * stale session cookies are cleared. /api/auth reads the session itself, with the options
+ * of each call (disableCookieCache, disableRefresh), so it is skipped here.
+ */
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
+  if (new URL(request.url).pathname.startsWith("/api/auth/")) return next();
+  const auth = await getSession(request);
+  context.set(sessionContext, auth && { session: auth.session, user: auth.user });
+  const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
+  const response = await next();
+  for (const cookie of setCookies) appendSetCookie(response, cookie);
+  return response;
 };
 
+/** Adds a cookie unless the response (an action signing in or out) already sets that cookie itself. */
+function appendSetCookie(response: Response, cookie: string) {
+  const name = cookie.slice(0, cookie.indexOf("="));
+  if (response.headers.getSetCookie().some((line) => line.startsWith(`${name}=`))) return;
+  response.headers.append("Set-Cookie", cookie);
+}
+
 export function getUser(context: Readonly<RouterContextProvider>): SessionUser | null {
-  return context.get(userContext);
+  return context.get(sessionContext)?.user ?? null;
+}
+
+/** The signed-in session (row + user), e.g. to mark "this device" in a session list. */
+export function getAuthSession(context: Readonly<RouterContextProvider>): AuthSession | null {
+  return context.get(sessionContext);
 }
 
 export function isAdmin(user: SessionUser | null): boolean {

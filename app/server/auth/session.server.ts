@@ -1,16 +1,39 @@
-import { createHash, randomInt } from "node:crypto";
-import { prisma } from "~/server/db.server";
+/**
+ * Sessions: a database row per signed-in device, a signed cookie carrying its token, and a
+ * short-lived signed cookie cache of the session + user so most requests skip the database.
+ *
+ * - The session cookie is `token.signature` (HMAC-SHA256, 44-character base64 signature).
+ *   Only sha256(token) is stored, so a leaked database grants no live session.
+ * - expiresIn 7 days with a sliding refresh once a day (updateAge); `rememberMe: false` gives
+ *   a browser-session cookie, a 1-day session and no refresh (remembered by the signed
+ *   `dont_remember` cookie, as in better-auth).
+ * - The cookie cache (`session_data`, max age 60 s, at most 4093 characters) is HMAC-signed;
+ *   it is only honoured together with a valid session cookie whose hash it names.
+ * - Nothing is kept in process memory: two instances sharing a database agree on everything.
+ */
+import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
+import type { RouterContextProvider } from "react-router";
+import { clientAddressContext } from "~/context";
+import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, splitLocale, type Locale } from "~/i18n/config";
+import { prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 
 export const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
+export const SESSION_UPDATE_AGE = 24 * 60 * 60;
+export const SESSION_FRESH_AGE = 24 * 60 * 60;
+/** The lifetime of a session created with rememberMe off. */
+export const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
+export const COOKIE_CACHE_MAX_AGE = 60;
+/** Browsers drop cookies above ~4096 bytes; the spec caps the cache at 4093 characters. */
+export const COOKIE_CACHE_MAX_LENGTH = 4093;
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
-/** A random [A-Za-z0-9] string from the CSPRNG, without modulo bias. */
-export function randomToken(length = 32): string {
+/** A random string over `alphabet` (default [A-Za-z0-9]) from the CSPRNG, without modulo bias. */
+export function randomToken(length = 32, alphabet = ALPHANUMERIC): string {
   let out = "";
-  for (let i = 0; i < length; i++) out += ALPHANUMERIC[randomInt(ALPHANUMERIC.length)];
+  for (let i = 0; i < length; i++) out += alphabet[randomInt(alphabet.length)];
   return out;
 }
 
@@ -19,70 +42,161 @@ export function hashToken(token: string): string {
   return createHash("sha256").update(token).digest("hex");
 }
 
-export function sessionCookieName(): string {
-  return loadEnv().secureCookies ? "__Secure-app.session_token" : "app.session_token";
-}
+// ---- cookie names: `__Secure-` prefix (and the Secure flag) when BASE_URL is https ----
 
-export const sessionUserSelect = {
+function cookieName(name: string): string {
+  return loadEnv().secureCookies ? `__Secure-app.${name}` : `app.${name}`;
+}
+export const sessionCookieName = () => cookieName("session_token");
+export const sessionDataCookieName = () => cookieName("session_data");
+export const dontRememberCookieName = () => cookieName("dont_remember");
+
+// ---- types ----
+
+export type SessionRow = Session;
+
+/** The user as the API returns it (better-auth's user plus the admin plugin's fields). */
+export const authUserSelect = {
   id: true,
-  email: true,
   name: true,
-  image: true,
-  role: true,
+  email: true,
   emailVerified: true,
+  image: true,
+  createdAt: true,
+  updatedAt: true,
+  role: true,
+  banned: true,
+  banReason: true,
+  banExpires: true,
 } as const;
 
-export type SessionUser = {
+export type AuthUser = {
   id: string;
-  email: string;
   name: string;
-  image: string | null;
-  role: string;
+  email: string;
   emailVerified: boolean;
+  image: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  role: string;
+  banned: boolean;
+  banReason: string | null;
+  banExpires: Date | null;
 };
 
-export async function createSession(
-  userId: string,
-  meta: { ipAddress?: string | null; userAgent?: string | null } = {},
-): Promise<{ token: string; cookie: string; expiresAt: Date }> {
-  const token = randomToken();
-  const expiresAt = new Date(Date.now() + SESSION_EXPIRES_IN * 1000);
-  await prisma.session.create({
-    data: {
-      userId,
-      token: hashToken(token),
-      expiresAt,
-      ipAddress: meta.ipAddress ?? null,
-      userAgent: meta.userAgent ?? null,
-    },
-  });
+/** What pages know about the signed-in user (kept as a name for existing callers). */
+export type SessionUser = AuthUser;
+
+export interface AuthSession {
+  session: SessionRow;
+  user: AuthUser;
+}
+
+export interface RequestMeta {
+  ipAddress: string | null;
+  userAgent: string | null;
+  /** The language for emails and messages this request triggers. */
+  locale: Locale;
+}
+
+/**
+ * Who is asking, for sessions, audit rows and emails. Pages speak the language of their URL
+ * prefix; the API (no prefix) uses the `lng` cookie, then Accept-Language, then English.
+ */
+export function requestMeta(request: Request, context: Readonly<RouterContextProvider>): RequestMeta {
+  const pathname = new URL(request.url).pathname;
+  let locale: Locale;
+  if (pathname.startsWith("/api/")) {
+    const cookie = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
+    locale = isLocale(cookie) ? cookie : (matchAcceptLanguage(request.headers.get("Accept-Language")) ?? "en");
+  } else {
+    locale = splitLocale(pathname).locale;
+  }
+  return { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("User-Agent"), locale };
+}
+
+// ---- cookies ----
+
+/** `name=encodeURIComponent(value.signature)`; without maxAge it lasts for the browser session. */
+function signedCookie(name: string, value: string, maxAge: number | undefined): string {
   const { AUTH_SECRET, secureCookies } = loadEnv();
-  const value = encodeURIComponent(`${token}.${sign(token, AUTH_SECRET)}`);
-  const cookie = serializeCookie(sessionCookieName(), value, {
-    maxAge: SESSION_EXPIRES_IN,
+  return serializeCookie(name, encodeURIComponent(`${value}.${sign(value, AUTH_SECRET)}`), {
+    maxAge,
     secure: secureCookies,
   });
-  return { token, cookie, expiresAt };
 }
 
-/** Reads the session cookie; expired sessions are deleted and read as null. */
-export async function getSessionUser(request: Request): Promise<SessionUser | null> {
-  const token = sessionTokenFrom(request);
-  if (!token) return null;
-  const session = await prisma.session.findUnique({
-    where: { token: hashToken(token) },
-    select: { id: true, expiresAt: true, user: { select: sessionUserSelect } },
+const sessionTokenCookie = (token: string, maxAge: number | undefined) =>
+  signedCookie(sessionCookieName(), token, maxAge);
+
+function expiredCookie(name: string): string {
+  return serializeCookie(name, "", { maxAge: 0, secure: loadEnv().secureCookies });
+}
+
+/** Set-Cookie lines that remove every session cookie. */
+export function clearSessionCookies(): string[] {
+  return [sessionCookieName(), sessionDataCookieName(), dontRememberCookieName()].map(expiredCookie);
+}
+
+/** Removes only the cookie cache, so the next request reads the database. */
+export function clearCookieCacheCookie(): string {
+  return expiredCookie(sessionDataCookieName());
+}
+
+const macOf = (payload: string) =>
+  createHmac("sha256", loadEnv().AUTH_SECRET).update(`session_data:${payload}`).digest("base64url");
+
+/**
+ * The cookie cache: base64url(JSON {session, user, expiresAt}) + "." + base64url(HMAC), valid
+ * for COOKIE_CACHE_MAX_AGE seconds. Returns a clearing cookie instead when the result would
+ * exceed COOKIE_CACHE_MAX_LENGTH characters (a browser would silently drop it).
+ */
+export function cookieCacheCookie(auth: AuthSession): string {
+  const expiresAt = Date.now() + COOKIE_CACHE_MAX_AGE * 1000;
+  const payload = Buffer.from(JSON.stringify({ session: auth.session, user: auth.user, expiresAt })).toString(
+    "base64url",
+  );
+  const cookie = serializeCookie(sessionDataCookieName(), `${payload}.${macOf(payload)}`, {
+    maxAge: COOKIE_CACHE_MAX_AGE,
+    secure: loadEnv().secureCookies,
   });
-  if (!session) return null;
-  if (session.expiresAt <= new Date()) {
-    await prisma.session.deleteMany({ where: { id: session.id } });
+  const nameAndValue = cookie.slice(0, cookie.indexOf(";"));
+  return nameAndValue.length <= COOKIE_CACHE_MAX_LENGTH ? cookie : clearCookieCacheCookie();
+}
+
+function readCookieCache(raw: string | undefined, tokenHash: string): AuthSession | null {
+  if (!raw) return null;
+  const dot = raw.lastIndexOf(".");
+  if (dot < 1) return null;
+  const payload = raw.slice(0, dot);
+  const given = Buffer.from(raw.slice(dot + 1));
+  const expected = Buffer.from(macOf(payload));
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null;
+  try {
+    const data = JSON.parse(Buffer.from(payload, "base64url").toString("utf8")) as {
+      session: Record<string, unknown>;
+      user: Record<string, unknown>;
+      expiresAt: number;
+    };
+    if (data.expiresAt <= Date.now() || data.session.token !== tokenHash) return null;
+    const session = reviveDates(data.session, ["expiresAt", "createdAt", "updatedAt"]) as unknown as SessionRow;
+    if (session.expiresAt.getTime() <= Date.now()) return null;
+    const user = reviveDates(data.user, ["createdAt", "updatedAt", "banExpires"]) as unknown as AuthUser;
+    return { session, user };
+  } catch {
     return null;
   }
-  return session.user;
 }
 
-function sessionTokenFrom(request: Request): string | null {
-  const raw = parseCookies(request.headers.get("Cookie")).get(sessionCookieName());
+function reviveDates(row: Record<string, unknown>, keys: string[]): Record<string, unknown> {
+  const out = { ...row };
+  for (const key of keys) if (typeof out[key] === "string") out[key] = new Date(out[key]);
+  return out;
+}
+
+/** The value of a signed cookie when its signature is genuine, else null. */
+function readSignedCookie(request: Request, name: string): string | null {
+  const raw = parseCookies(request.headers.get("Cookie")).get(name);
   if (!raw) return null;
   try {
     return unsign(decodeURIComponent(raw), loadEnv().AUTH_SECRET);
@@ -91,10 +205,144 @@ function sessionTokenFrom(request: Request): string | null {
   }
 }
 
-/** Ends the request's session (if any) and returns the headers that clear its cookie. */
-export async function signOut(request: Request): Promise<Headers> {
+/** The raw session token from the request's signed cookie, or null (missing, forged, malformed). */
+export const sessionTokenFrom = (request: Request) => readSignedCookie(request, sessionCookieName());
+
+const isDontRemember = (request: Request) => readSignedCookie(request, dontRememberCookieName()) === "true";
+
+/** True when the request carries any of the session cookies (e.g. to clear stale ones). */
+export function hasSessionCookies(request: Request): boolean {
+  const jar = parseCookies(request.headers.get("Cookie"));
+  return [sessionCookieName(), sessionDataCookieName(), dontRememberCookieName()].some((name) => jar.has(name));
+}
+
+// ---- sessions ----
+
+export interface CreateSessionOptions {
+  rememberMe?: boolean;
+  /** Set by admin impersonation (admin plugin). */
+  impersonatedBy?: string | null;
+  /** Overrides the lifetime in seconds (e.g. impersonation: 1 hour). */
+  expiresIn?: number;
+}
+
+/** Creates a session for `userId` and returns the cookies that carry it. */
+export async function createSession(
+  userId: string,
+  meta: Partial<RequestMeta> = {},
+  { rememberMe = true, impersonatedBy = null, expiresIn }: CreateSessionOptions = {},
+): Promise<{ session: SessionRow; user: AuthUser; token: string; setCookies: string[] }> {
+  const token = randomToken();
+  const lifetime = expiresIn ?? (rememberMe ? SESSION_EXPIRES_IN : SHORT_SESSION_EXPIRES_IN);
+  const { user, ...session } = await prisma.session.create({
+    data: {
+      userId,
+      token: hashToken(token),
+      expiresAt: new Date(Date.now() + lifetime * 1000),
+      ipAddress: meta.ipAddress ?? null,
+      userAgent: meta.userAgent ?? null,
+      impersonatedBy,
+    },
+    include: { user: { select: authUserSelect } },
+  });
+  const setCookies = [
+    sessionTokenCookie(token, rememberMe ? lifetime : undefined),
+    // Signing in again with rememberMe on must undo an earlier rememberMe off.
+    rememberMe ? expiredCookie(dontRememberCookieName()) : signedCookie(dontRememberCookieName(), "true", undefined),
+    cookieCacheCookie({ session, user }),
+  ];
+  return { session, user, token, setCookies };
+}
+
+export interface GetSessionOptions {
+  /** Read the database even when a valid cookie cache is present. */
+  disableCookieCache?: boolean;
+  /** Do not extend the session even when it is due. */
+  disableRefresh?: boolean;
+}
+
+/**
+ * The request's session, or null (no cookie, bad signature, unknown or expired session;
+ * an expired row is deleted). Served from the cookie cache when it is valid; otherwise from
+ * the database, extending the session when the refresh is due, and re-setting the cache.
+ * `setCookies` holds the Set-Cookie lines the response must carry.
+ */
+export async function getSession(
+  request: Request,
+  options: GetSessionOptions = {},
+): Promise<(AuthSession & { setCookies: string[] }) | null> {
+  const token = sessionTokenFrom(request);
+  if (!token) return null;
+  const tokenHash = hashToken(token);
+
+  if (!options.disableCookieCache) {
+    const cached = readCookieCache(parseCookies(request.headers.get("Cookie")).get(sessionDataCookieName()), tokenHash);
+    if (cached) return { ...cached, setCookies: [] };
+  }
+
+  const row = await prisma.session.findUnique({
+    where: { token: tokenHash },
+    include: { user: { select: authUserSelect } },
+  });
+  if (!row) return null;
+  let { user, ...session } = row;
+  const now = Date.now();
+  if (session.expiresAt.getTime() <= now) {
+    await prisma.session.deleteMany({ where: { id: session.id } });
+    return null;
+  }
+
+  const setCookies: string[] = [];
+  // Sliding refresh: once a day at most, and never for a rememberMe-off session.
+  const dueAt = session.expiresAt.getTime() - SESSION_EXPIRES_IN * 1000 + SESSION_UPDATE_AGE * 1000;
+  if (!options.disableRefresh && !isDontRemember(request) && dueAt <= now) {
+    const updated = await prisma.session.update({
+      where: { id: session.id },
+      data: { expiresAt: new Date(now + SESSION_EXPIRES_IN * 1000) },
+      include: { user: { select: authUserSelect } },
+    });
+    ({ user, ...session } = updated);
+    setCookies.push(sessionTokenCookie(token, SESSION_EXPIRES_IN));
+  }
+  setCookies.push(cookieCacheCookie({ session, user }));
+  return { session, user, setCookies };
+}
+
+/** Fresh = signed in (not merely refreshed) within freshAge; sensitive actions need it. */
+export function isFresh(session: Pick<SessionRow, "createdAt">): boolean {
+  return Date.now() - session.createdAt.getTime() < SESSION_FRESH_AGE * 1000;
+}
+
+/** The user's unexpired sessions, newest first. */
+export function listSessions(userId: string): Promise<SessionRow[]> {
+  return prisma.session.findMany({
+    where: { userId, expiresAt: { gt: new Date() } },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+/**
+ * Revokes one of the user's own sessions. `token` is the id list-sessions hands out (the
+ * stored hash) or a raw token; another user's token matches nothing and is ignored.
+ */
+export async function revokeSession(userId: string, token: string): Promise<boolean> {
+  const { count } = await prisma.session.deleteMany({
+    where: { userId, token: { in: [token, hashToken(token)] } },
+  });
+  return count > 0;
+}
+
+export async function revokeSessions(userId: string): Promise<number> {
+  return (await prisma.session.deleteMany({ where: { userId } })).count;
+}
+
+export async function revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> {
+  return (await prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } })).count;
+}
+
+/** Ends the request's session (if any) and returns the Set-Cookie lines that clear its cookies. */
+export async function endSession(request: Request): Promise<string[]> {
   const token = sessionTokenFrom(request);
   if (token) await prisma.session.deleteMany({ where: { token: hashToken(token) } });
-  const cookie = serializeCookie(sessionCookieName(), "", { maxAge: 0, secure: loadEnv().secureCookies });
-  return new Headers({ "Set-Cookie": cookie });
+  return clearSessionCookies();
 }

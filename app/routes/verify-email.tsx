@@ -1,0 +1,155 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useTranslation } from "react-i18next";
+import { Form, useActionData } from "react-router";
+import type { Route } from "./+types/verify-email";
+import { AppLink } from "~/components/AppLink";
+import { AuthCard, Notice } from "~/components/ui/AuthCard";
+import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { sendVerificationSchema } from "~/lib/auth-forms";
+import { seo } from "~/lib/seo";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { sendVerificationEmail } from "~/server/auth/accounts.server";
+import { getAuthSession, getUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
+import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+/** The verify-email link's landing page: /api/auth/verify-email redirects here, with `?error=` on failure. */
+const ERRORS = ["token_expired", "invalid_token", "user_not_found", "unauthorized"] as const;
+type VerifyError = (typeof ERRORS)[number];
+
+export function loader({ request, context }: Route.LoaderArgs) {
+  const error = new URL(request.url).searchParams.get("error");
+  const user = getUser(context);
+  return {
+    meta: pageMeta(context, "verifyEmail"),
+    // Any other error code reads as an unusable link.
+    error:
+      error === null
+        ? null
+        : (((ERRORS as readonly string[]).includes(error) ? error : "invalid_token") as VerifyError),
+    signedIn: !!user,
+    email: user?.email ?? "",
+  };
+}
+
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = pageLocale(context);
+  const url = new URL(request.url);
+  const submission = parseWithZod(await request.formData(), {
+    schema: sendVerificationSchema,
+    error: zodErrorMap(locale),
+  });
+  if (submission.status !== "success") return invalid(submission);
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/send-verification-email");
+    await sendVerificationEmail(
+      { email: submission.value.email, callbackURL: localizePath("/verify-email", locale) },
+      meta,
+      getAuthSession(context),
+    );
+  } catch (error) {
+    return failed(submission, error, { INVALID_EMAIL: "email" });
+  }
+  const t = authT(context);
+  return redirectWithToast(url.pathname + url.search, {
+    type: "success",
+    title: t("verifyEmail.resent"),
+    description: t("verifyEmail.resentBody"),
+  });
+}
+
+export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
+  const { error, signedIn } = loaderData;
+
+  if (!error) {
+    return (
+      <AuthCard title={t("verifyEmail.successTitle")}>
+        <div className="flex flex-col gap-4">
+          <Notice title={t("verifyEmail.successTitle")} testId="verify-success">
+            {signedIn ? t("verifyEmail.successBody") : t("verifyEmail.successSignedOut")}
+          </Notice>
+          {signedIn ? (
+            <div className="flex flex-col gap-2 sm:flex-row">
+              <AppLink to={localize("/profile")} className={buttonClass("primary", "flex-1")}>
+                {t("verifyEmail.goToProfile")}
+              </AppLink>
+              <AppLink to={localize("/")} className={buttonClass("secondary", "flex-1")}>
+                {t("verifyEmail.goHome")}
+              </AppLink>
+            </div>
+          ) : (
+            <AppLink to={localize("/signin")} className={buttonClass("primary", "w-full")}>
+              {t("verifyEmail.signIn")}
+            </AppLink>
+          )}
+        </div>
+      </AuthCard>
+    );
+  }
+
+  return (
+    <AuthCard title={t(`verifyEmail.errors.${error}.title`)}>
+      <div className="flex flex-col gap-5" data-error={error}>
+        <Notice tone="error" title={t(`verifyEmail.errors.${error}.title`)} testId="verify-error">
+          {t(`verifyEmail.errors.${error}.body`)}
+        </Notice>
+        {error === "token_expired" || error === "invalid_token" ? (
+          <ResendForm email={loaderData.email} />
+        ) : error === "user_not_found" ? (
+          <AppLink to={localize("/signup")} className={buttonClass("primary", "w-full")}>
+            {t("signIn.signUp")}
+          </AppLink>
+        ) : (
+          <AppLink to={localize("/signin")} className={buttonClass("primary", "w-full")}>
+            {t("verifyEmail.signIn")}
+          </AppLink>
+        )}
+      </div>
+    </AuthCard>
+  );
+}
+
+function ResendForm({ email }: { email: string }) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("send-verification");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    defaultValue: { email },
+    constraint: getZodConstraint(sendVerificationSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) =>
+      parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) }),
+  });
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <h2 className="text-sm font-semibold">{t("verifyEmail.resendTitle")}</h2>
+      <input type="hidden" name="intent" value="send-verification" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field field={fields.email} type="email" label={t("form.email")} inputProps={{ autoComplete: "email" }} />
+      <SubmitButton pending={pending} pendingLabel={t("verifyEmail.resendPending")} className="w-full">
+        {t("verifyEmail.resendSubmit")}
+      </SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,57 @@
+/**
+ * The one way to record an audit event. Every sign-in (success and failure), sign-up,
+ * password change/reset, email change, session revocation and account deletion calls it,
+ * with the request's IP address and user agent.
+ */
+import { Prisma, prisma } from "~/server/db.server";
+
+export type AuditCategory = "auth" | "email" | "organization" | "billing" | "admin";
+
+export interface AuditEvent {
+  userId?: string | null;
+  category: AuditCategory;
+  /** e.g. "sign-in", "sign-up", "change-password", "revoke-session", "delete-user" */
+  action: string;
+  status: "success" | "failure";
+  targetType?: string | null;
+  targetId?: string | null;
+  /** Event-specific facts (never secrets); stored as JSON. */
+  details?: Record<string, unknown> | null;
+  meta: { ipAddress: string | null; userAgent: string | null };
+}
+
+function write(event: AuditEvent) {
+  return prisma.auditLog.create({
+    data: {
+      userId: event.userId ?? null,
+      category: event.category,
+      action: event.action,
+      status: event.status,
+      targetType: event.targetType ?? null,
+      targetId: event.targetId ?? null,
+      details: event.details ? JSON.stringify(event.details) : null,
+      ipAddress: event.meta.ipAddress,
+      userAgent: event.meta.userAgent,
+    },
+  });
+}
+
+/**
+ * Writes one row. An event about a user who no longer exists (e.g. written just after the
+ * account was deleted) keeps the id in `details`, since the foreign key cannot hold it. Any
+ * other failure is logged, not thrown: losing an audit row must not turn a successful
+ * sign-in into an error page.
+ */
+export async function audit(event: AuditEvent): Promise<void> {
+  try {
+    await write(event);
+  } catch (error) {
+    const missingUser = error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2003";
+    try {
+      if (!missingUser || !event.userId) throw error;
+      await write({ ...event, userId: null, details: { ...event.details, userId: event.userId } });
+    } catch (final) {
+      console.error(`Audit log write failed (${event.category}/${event.action}):`, final);
+    }
+  }
+}

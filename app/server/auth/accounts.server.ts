@@ -1,0 +1,329 @@
+/**
+ * Sign-up, sign-in and email verification: one verb per flow, each taking validated input
+ * and the request's meta, throwing AppError, writing audit rows and sending mail. The JSON
+ * API and the pages both call these, so they cannot disagree. (Password, email-change,
+ * session and deletion verbs live in account-management.server.ts.)
+ */
+import { z } from "zod";
+import { localizePath } from "~/i18n/config";
+import { audit } from "~/server/audit.server";
+import { isUniqueViolation, prisma } from "~/server/db.server";
+import { loadEnv } from "~/server/env.server";
+import { AppError, fail } from "~/server/errors.server";
+import { sendMail } from "~/server/mail/index.server";
+import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
+import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
+import {
+  authUserSelect,
+  cookieCacheCookie,
+  createSession,
+  randomToken,
+  type AuthSession,
+  type AuthUser,
+  type RequestMeta,
+} from "./session.server";
+import {
+  createEmailVerificationToken,
+  verifyEmailVerificationToken,
+  type EmailVerificationPayload,
+} from "./tokens.server";
+
+// ---- inputs ----
+
+export const signUpEmailInput = z.object({
+  name: z.string(),
+  // Sign-up is not among the calls whose bad email is INVALID_EMAIL (spec section 5).
+  email: z.email(),
+  password: passwordSchema,
+  image: z.string().nullish(),
+  callbackURL: z.string().optional(),
+  rememberMe: booleanish.optional(),
+});
+export type SignUpEmailInput = z.infer<typeof signUpEmailInput>;
+
+export const signInEmailInput = z.object({
+  email: emailSchema,
+  password: z.string(),
+  callbackURL: z.string().optional(),
+  rememberMe: booleanish.optional(),
+});
+export type SignInEmailInput = z.infer<typeof signInEmailInput>;
+
+export const sendVerificationEmailInput = z.object({
+  email: emailSchema,
+  callbackURL: z.string().optional(),
+});
+export type SendVerificationEmailInput = z.infer<typeof sendVerificationEmailInput>;
+
+// ---- links ----
+
+/** Where a verification link lands by default: the verify-email page in the user's language. */
+export const verifyEmailLandingPath = (meta: Pick<RequestMeta, "locale">) => localizePath("/verify-email", meta.locale);
+
+/** The emailed verification link: the API verifies, then redirects to `callbackURL`. */
+export function verificationLink(payload: EmailVerificationPayload, callbackURL: string): string {
+  const token = createEmailVerificationToken(payload);
+  return `${loadEnv().BASE_URL}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
+}
+
+/** Sends the verification email for `user`'s current address. */
+export async function sendVerificationMail(
+  user: Pick<AuthUser, "id" | "email" | "name">,
+  meta: RequestMeta,
+  callbackURL?: string,
+): Promise<void> {
+  const url = verificationLink({ email: user.email, userId: user.id }, callbackURL || verifyEmailLandingPath(meta));
+  await sendMail({ to: user.email, template: "verify-email", locale: meta.locale, data: { url, name: user.name } });
+}
+
+// ---- sign-up ----
+
+/** A user-shaped answer for an email that already exists, indistinguishable from a new one. */
+function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
+  const now = new Date();
+  return {
+    id: `c${randomToken(24, "abcdefghijklmnopqrstuvwxyz0123456789")}`,
+    name: input.name,
+    email,
+    emailVerified: false,
+    image: input.image ?? null,
+    createdAt: now,
+    updatedAt: now,
+    role: "user",
+    banned: false,
+    banReason: null,
+    banExpires: null,
+  };
+}
+
+/**
+ * Creates an unverified user with a credential account and emails the verification link.
+ * No session: verification is required first. An email that is already registered gets the
+ * very same answer (a synthetic user) and changes nothing, so sign-up cannot be used to find
+ * out who has an account; the password is hashed either way so the timing matches too.
+ */
+export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): Promise<{ user: AuthUser }> {
+  const email = normalizeEmail(input.email);
+  const passwordHash = await hashPassword(input.password);
+  const existing = await prisma.user.findUnique({ where: { email }, select: { id: true } });
+  let user: AuthUser | null = null;
+  if (!existing) {
+    try {
+      user = await prisma.$transaction(async (tx) => {
+        const created = await tx.user.create({
+          data: { email, name: input.name, image: input.image ?? null },
+          select: authUserSelect,
+        });
+        // accountId = user id for credential accounts (the better-auth convention).
+        await tx.account.create({
+          data: { providerId: "credential", accountId: created.id, userId: created.id, password: passwordHash },
+        });
+        return created;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+      // A concurrent sign-up with the same email won: answer as for any existing email.
+    }
+  }
+  if (!user) {
+    await audit({
+      userId: existing?.id ?? null,
+      category: "auth",
+      action: "sign-up",
+      status: "failure",
+      details: { reason: "USER_ALREADY_EXISTS", email },
+      meta,
+    });
+    return { user: syntheticUser(input, email) };
+  }
+  await audit({ userId: user.id, category: "auth", action: "sign-up", status: "success", details: { email }, meta });
+  await sendVerificationMail(user, meta, input.callbackURL);
+  return { user };
+}
+
+// ---- sign-in ----
+
+async function signInFailure(
+  reason: string,
+  email: string,
+  userId: string | null,
+  meta: RequestMeta,
+  code: "INVALID_EMAIL_OR_PASSWORD" | "EMAIL_NOT_VERIFIED" | "BANNED_USER",
+): Promise<never> {
+  await audit({ userId, category: "auth", action: "sign-in", status: "failure", details: { reason, email }, meta });
+  fail(code);
+}
+
+/**
+ * Checks email + password and creates a session. Unknown email, missing credential account
+ * and wrong password all answer INVALID_EMAIL_OR_PASSWORD after one password check's worth
+ * of work. A correct password on an unverified account re-sends the verification email and
+ * answers EMAIL_NOT_VERIFIED (only after the password check, so it reveals nothing).
+ */
+export async function signInEmail(
+  input: SignInEmailInput,
+  meta: RequestMeta,
+): Promise<AuthSession & { token: string; setCookies: string[] }> {
+  const email = normalizeEmail(input.email);
+  const found = await prisma.user.findUnique({
+    where: { email },
+    select: { ...authUserSelect, accounts: { where: { providerId: "credential" }, select: { password: true } } },
+  });
+  if (!found) {
+    await spendPasswordCheck(input.password);
+    return signInFailure("USER_NOT_FOUND", email, null, meta, "INVALID_EMAIL_OR_PASSWORD");
+  }
+  const { accounts, ...user } = found;
+  const hash = accounts[0]?.password;
+  if (!hash) {
+    await spendPasswordCheck(input.password);
+    return signInFailure("CREDENTIAL_ACCOUNT_NOT_FOUND", email, user.id, meta, "INVALID_EMAIL_OR_PASSWORD");
+  }
+  if (!(await verifyPassword(input.password, hash))) {
+    return signInFailure("INVALID_PASSWORD", email, user.id, meta, "INVALID_EMAIL_OR_PASSWORD");
+  }
+  if (!user.emailVerified) {
+    await sendVerificationMail(user, meta, input.callbackURL);
+    return signInFailure("EMAIL_NOT_VERIFIED", email, user.id, meta, "EMAIL_NOT_VERIFIED");
+  }
+  if (user.banned) {
+    if (user.banExpires && user.banExpires.getTime() <= Date.now()) {
+      // The ban is over: lift it on the way in.
+      await prisma.user.update({ where: { id: user.id }, data: { banned: false, banReason: null, banExpires: null } });
+    } else {
+      return signInFailure("BANNED_USER", email, user.id, meta, "BANNED_USER");
+    }
+  }
+  const created = await createSession(user.id, meta, { rememberMe: input.rememberMe ?? true });
+  await audit({
+    userId: user.id,
+    category: "auth",
+    action: "sign-in",
+    status: "success",
+    targetType: "session",
+    targetId: created.session.id,
+    details: { method: "email", rememberMe: input.rememberMe ?? true },
+    meta,
+  });
+  return { session: created.session, user: created.user, token: created.token, setCookies: created.setCookies };
+}
+
+// ---- email verification ----
+
+/** Enough time that "no such account" and "mail sent" cannot be told apart by timing. */
+const ANONYMOUS_SEND_FLOOR_MS = 500;
+
+/**
+ * Re-sends the verification email. Signed in: only for one's own, unverified address
+ * (EMAIL_MISMATCH / EMAIL_ALREADY_VERIFIED). Anonymous: always the same answer, after the
+ * same minimum time, whether or not a mail went out.
+ */
+export async function sendVerificationEmail(
+  input: SendVerificationEmailInput,
+  meta: RequestMeta,
+  current: AuthSession | null,
+): Promise<void> {
+  const email = normalizeEmail(input.email);
+  if (current) {
+    if (current.user.email !== email) fail("EMAIL_MISMATCH");
+    if (current.user.emailVerified) fail("EMAIL_ALREADY_VERIFIED");
+    await sendVerificationMail(current.user, meta, input.callbackURL);
+    return;
+  }
+  const started = Date.now();
+  let failure: unknown;
+  const user = await prisma.user.findUnique({
+    where: { email },
+    select: { id: true, email: true, name: true, emailVerified: true },
+  });
+  if (user && !user.emailVerified) {
+    try {
+      await sendVerificationMail(user, meta, input.callbackURL);
+    } catch (error) {
+      failure = error;
+    }
+  }
+  const remaining = ANONYMOUS_SEND_FLOOR_MS - (Date.now() - started);
+  if (remaining > 0) await new Promise((resolve) => setTimeout(resolve, remaining));
+  if (failure) throw failure;
+}
+
+/**
+ * Follows a verification link. A plain token marks the address verified and signs the user
+ * in (autoSignInAfterVerification); an already verified address just succeeds without a new
+ * session. A change-email confirmation token (`updateTo`, sent to the old address) switches
+ * the account to the new address, unverified, and sends a verification there (spec section 4).
+ * Throws INVALID_TOKEN, TOKEN_EXPIRED, USER_NOT_FOUND or UNAUTHORIZED (signed in as someone else).
+ */
+export async function verifyEmail(
+  token: string,
+  meta: RequestMeta,
+  current: AuthSession | null,
+  callbackURL?: string,
+): Promise<{ user: AuthUser | null; setCookies: string[] }> {
+  const payload = verifyEmailVerificationToken(token);
+
+  if (payload.updateTo) {
+    if (!payload.userId) fail("INVALID_TOKEN");
+    const user = await prisma.user.findUnique({ where: { id: payload.userId }, select: authUserSelect });
+    if (!user) fail("USER_NOT_FOUND");
+    // Already applied (or the address changed since): the link is spent.
+    if (user.email !== payload.email) fail("INVALID_TOKEN");
+    if (current && current.user.id !== user.id) fail("UNAUTHORIZED");
+    const newEmail = normalizeEmail(payload.updateTo);
+    let updated: AuthUser;
+    try {
+      updated = await prisma.user.update({
+        where: { id: user.id },
+        data: { email: newEmail, emailVerified: false },
+        select: authUserSelect,
+      });
+    } catch (error) {
+      if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
+      throw error;
+    }
+    await audit({
+      userId: user.id,
+      category: "email",
+      action: "change-email",
+      status: "success",
+      details: { from: user.email, to: newEmail, step: "confirmed" },
+      meta,
+    });
+    await sendVerificationMail(updated, meta, callbackURL);
+    const setCookies = current ? [cookieCacheCookie({ session: current.session, user: updated })] : [];
+    return { user: updated, setCookies };
+  }
+
+  const user = await prisma.user.findUnique({ where: { email: payload.email }, select: authUserSelect });
+  if (!user) fail("USER_NOT_FOUND");
+  if (payload.userId && payload.userId !== user.id) fail("INVALID_TOKEN");
+  if (user.emailVerified) return { user: null, setCookies: [] };
+
+  const verified = await prisma.user.update({
+    where: { id: user.id },
+    data: { emailVerified: true },
+    select: authUserSelect,
+  });
+  await audit({ userId: user.id, category: "email", action: "verify-email", status: "success", meta });
+  if (current && current.user.id === user.id) {
+    return { user: null, setCookies: [cookieCacheCookie({ session: current.session, user: verified })] };
+  }
+  const created = await createSession(user.id, meta);
+  await audit({
+    userId: user.id,
+    category: "auth",
+    action: "sign-in",
+    status: "success",
+    targetType: "session",
+    targetId: created.session.id,
+    details: { method: "email-verification" },
+    meta,
+  });
+  return { user: null, setCookies: created.setCookies };
+}
+
+/** The catalogue code of a verification failure as the landing page's `?error=` value. */
+export function verificationErrorParam(error: AppError): string {
+  return (error.code ?? "INVALID_TOKEN").toLowerCase();
+}

@@ -1,0 +1,167 @@
+/**
+ * Core /api/auth endpoints: sign-up, sign-in, sign-out, get-session, verification email,
+ * verify-email, ok and error. Each parses nothing itself (the framework validates against
+ * the schemas) and calls one service verb.
+ */
+import { redirect } from "react-router";
+import { z } from "zod";
+import {
+  sendVerificationEmail,
+  sendVerificationEmailInput,
+  signInEmail,
+  signInEmailInput,
+  signUpEmail,
+  signUpEmailInput,
+  verificationErrorParam,
+  verifyEmail,
+} from "../accounts.server";
+import { assertLoginOrigin } from "../origin.server";
+import { booleanish } from "../schemas.server";
+import { clearSessionCookies, endSession, hasSessionCookies } from "../session.server";
+import { AppError, isAppError } from "~/server/errors.server";
+import { escapeHtml } from "~/lib/html";
+import { endpoint, param, type Endpoint } from "./endpoint.server";
+
+/** `url` with `params` added to its query; works for relative paths and absolute URLs alike. */
+function withParams(url: string, params: Record<string, string>): string {
+  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(url);
+  const parsed = new URL(url, "http://relative.invalid");
+  for (const [key, value] of Object.entries(params)) parsed.searchParams.set(key, value);
+  return absolute ? parsed.toString() : parsed.pathname + parsed.search + parsed.hash;
+}
+
+/** The plain page /api/auth/error shows (spec section 2): the code and a way back. */
+function errorPage(code: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Authentication Error</title>
+<style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a}code{background:#f1f5f9;padding:.1rem .3rem;border-radius:4px}a{color:#16a34a}</style>
+</head>
+<body>
+<h1>Authentication Error</h1>
+<p>Something went wrong while signing you in.</p>
+<p>Error code: <code data-testid="auth-error-code">${escapeHtml(code)}</code></p>
+<p><a href="/">Return to Application</a></p>
+</body>
+</html>`;
+}
+
+export const endpoints: Endpoint[] = [
+  endpoint({
+    method: "POST",
+    path: "/sign-up/email",
+    body: signUpEmailInput,
+    formBody: true,
+    async handler({ request, body, meta }) {
+      assertLoginOrigin(request);
+      const { user } = await signUpEmail(body, meta);
+      // Verification is required, so there is never a session (nor a token) at sign-up.
+      return { token: null, user };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/sign-in/email",
+    body: signInEmailInput,
+    formBody: true,
+    async handler({ request, body, meta, cookies, headers }) {
+      assertLoginOrigin(request);
+      const { session, user, setCookies } = await signInEmail(body, meta);
+      cookies.push(...setCookies);
+      if (body.callbackURL) headers.set("Location", body.callbackURL);
+      // `token` is the stored hash: an opaque id of the session, never a credential.
+      return {
+        redirect: Boolean(body.callbackURL),
+        token: session.token,
+        ...(body.callbackURL && { url: body.callbackURL }),
+        user,
+      };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/sign-out",
+    body: z.object({
+      callbackURL: z.string().optional(),
+      disableRedirect: booleanish.optional(),
+      state: z.string().optional(),
+    }),
+    async handler({ request, cookies }) {
+      cookies.push(...(await endSession(request)));
+      return { success: true };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/get-session",
+    query: z.object({
+      disableCookieCache: param(booleanish).optional(),
+      disableRefresh: param(booleanish).optional(),
+    }),
+    async handler({ request, query, session, cookies, headers }) {
+      headers.set("Cache-Control", "no-store");
+      const auth = await session(query);
+      if (!auth && hasSessionCookies(request)) cookies.push(...clearSessionCookies());
+      return auth;
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/get-session",
+    async handler() {
+      throw new AppError("METHOD_NOT_ALLOWED_DEFER_SESSION_REQUIRED");
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/send-verification-email",
+    body: sendVerificationEmailInput,
+    async handler({ body, meta, session }) {
+      await sendVerificationEmail(body, meta, await session());
+      return { status: true };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/verify-email",
+    query: z.object({ token: param(z.string()), callbackURL: param(z.string()).optional() }),
+    async handler({ query, meta, session, cookies }) {
+      const { token, callbackURL } = query;
+      try {
+        const { user, setCookies } = await verifyEmail(token, meta, await session(), callbackURL);
+        cookies.push(...setCookies);
+        return callbackURL ? redirect(callbackURL) : { status: true, user };
+      } catch (error) {
+        if (!isAppError(error)) throw error;
+        // Browsers following the emailed link land on the page with the reason.
+        if (callbackURL) return redirect(withParams(callbackURL, { error: verificationErrorParam(error) }));
+        throw new AppError(error.code, error.message, 401);
+      }
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/ok",
+    async handler() {
+      return { ok: true };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/error",
+    query: z.object({ error: param(z.string()).optional() }),
+    async handler({ query }) {
+      return new Response(errorPage(query.error || "unknown"), {
+        headers: { "Content-Type": "text/html; charset=utf-8" },
+      });
+    },
+  }),
+];

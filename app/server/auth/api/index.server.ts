@@ -1,0 +1,191 @@
+/**
+ * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
+ * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
+ * management, deletion), so that adding one never means editing another's file.
+ */
+import type { RouterContextProvider } from "react-router";
+import type { z } from "zod";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { loadEnv } from "~/server/env.server";
+import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
+import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate-limit.server";
+import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
+import { endpoints as accountEndpoints } from "./account.server";
+import { endpoints as coreEndpoints } from "./core.server";
+import type { Endpoint, EndpointContext } from "./endpoint.server";
+
+export const BASE_PATH = "/api/auth";
+
+type Compiled = { endpoint: Endpoint; pattern: RegExp; names: string[] };
+
+function compile(endpoint: Endpoint): Compiled {
+  const names: string[] = [];
+  const source = endpoint.path
+    .split("/")
+    .map((segment) => {
+      if (!segment.startsWith(":")) return segment.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(segment.slice(1));
+      return "([^/]+)";
+    })
+    .join("/");
+  return { endpoint, pattern: new RegExp(`^${source}$`), names };
+}
+
+const registry: Compiled[] = [...coreEndpoints, ...accountEndpoints].map(compile);
+
+function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
+  for (const { endpoint, pattern, names } of registry) {
+    if (endpoint.method !== method) continue;
+    const found = pattern.exec(path);
+    if (!found) continue;
+    const params: Record<string, string> = {};
+    try {
+      names.forEach((name, i) => (params[name] = decodeURIComponent(found[i + 1]!)));
+    } catch {
+      return null; // malformed percent-encoding in a path parameter
+    }
+    return { endpoint, params };
+  }
+  return null;
+}
+
+/** Query string → object; a repeated key becomes an array of its values. */
+function queryObject(url: URL): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const [key, value] of url.searchParams) {
+    const existing = out[key];
+    out[key] = existing === undefined ? value : Array.isArray(existing) ? [...existing, value] : [existing, value];
+  }
+  return out;
+}
+
+const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\b/i;
+const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+async function readBody(request: Request, endpoint: Endpoint): Promise<unknown> {
+  const type = request.headers.get("Content-Type") ?? "";
+  const text = await request.text();
+  if (!type) {
+    // A bodiless POST (sign-out, revoke-sessions from a plain fetch) is an empty object.
+    if (text.trim() === "") return {};
+    fail("UNSUPPORTED_MEDIA_TYPE");
+  }
+  if (JSON_TYPE.test(type)) {
+    if (text.trim() === "") return {};
+    try {
+      return JSON.parse(text) as unknown;
+    } catch {
+      fail("BAD_REQUEST");
+    }
+  }
+  if (endpoint.formBody && FORM_TYPE.test(type)) {
+    const form = await new Response(text, { headers: { "Content-Type": type } }).formData();
+    return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
+  }
+  fail("UNSUPPORTED_MEDIA_TYPE");
+}
+
+function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  // A schema names a catalogue code as its message when the contract has one for that case.
+  const coded = result.error.issues.find((issue) => isErrorCode(issue.message) && issue.message !== "VALIDATION_ERROR");
+  if (coded) fail(coded.message as ErrorCode);
+  const details = result.error.issues
+    .map((issue) => `[${[where, ...issue.path.map(String)].join(".")}] ${issue.message}`)
+    .join("; ");
+  fail("VALIDATION_ERROR", `Invalid ${where} parameters: ${details}`);
+}
+
+/** URL fields any endpoint may receive, with the error each answers when untrusted. */
+const URL_FIELDS: [field: string, code: ErrorCode][] = [
+  ["callbackURL", "INVALID_CALLBACK_URL"],
+  ["redirectTo", "INVALID_REDIRECT_URL"],
+  ["errorCallbackURL", "INVALID_ERROR_CALLBACK_URL"],
+  ["newUserCallbackURL", "INVALID_NEW_USER_CALLBACK_URL"],
+];
+
+function checkUrlFields(...sources: unknown[]): void {
+  const trusted = loadEnv().trustedOrigins;
+  for (const source of sources) {
+    if (!source || typeof source !== "object") continue;
+    for (const [field, code] of URL_FIELDS) {
+      let value = (source as Record<string, unknown>)[field];
+      if (Array.isArray(value)) value = value[0];
+      if (value === undefined || value === null || value === "") continue;
+      if (safeRedirect(value, trusted) === null) fail(code);
+    }
+  }
+}
+
+function withCookies(response: Response, cookies: string[], headers: Headers): Response {
+  for (const [name, value] of headers) response.headers.set(name, value);
+  for (const cookie of cookies) response.headers.append("Set-Cookie", cookie);
+  return response;
+}
+
+/** Answers one /api/auth/* request. */
+export async function handleAuthRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+  const url = new URL(request.url);
+  const path = url.pathname.slice(BASE_PATH.length).replace(/\/+$/, "") || "/";
+  const method = request.method === "HEAD" ? "GET" : request.method;
+  const found = match(method, path);
+  if (!found) return new Response(null, { status: 404 });
+  const { endpoint, params } = found;
+
+  const cookies: string[] = [];
+  const headers = new Headers();
+  try {
+    const meta = requestMeta(request, context);
+    if (rateLimitEnabled() && endpoint.rateLimit !== false) {
+      const rule = endpoint.rateLimit ?? ruleFor(endpoint.path);
+      const result = await checkRateLimit(rateLimitKey(meta.ipAddress, endpoint.path), rule);
+      if (!result.allowed) {
+        return Response.json(
+          { message: "Too many requests. Please try again later." },
+          { status: 429, headers: { "X-Retry-After": String(result.retryAfter) } },
+        );
+      }
+    }
+
+    const rawQuery = queryObject(url);
+    const rawBody = method === "POST" ? await readBody(request, endpoint) : undefined;
+    const body = endpoint.body ? validate(endpoint.body, rawBody ?? {}, "body") : (rawBody ?? {});
+    const query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
+    checkUrlFields(rawBody, rawQuery);
+
+    let sessionRead: Promise<AuthSession | null> | undefined;
+    const session = (options?: GetSessionOptions) =>
+      (sessionRead ??= getSession(request, options).then((auth) => {
+        if (!auth) return null;
+        cookies.push(...auth.setCookies);
+        return { session: auth.session, user: auth.user };
+      }));
+    const ctx: EndpointContext<unknown, unknown> = {
+      request,
+      context,
+      body,
+      query,
+      params,
+      meta,
+      cookies,
+      headers,
+      session,
+      async requireSession(options) {
+        const auth = await session();
+        if (!auth) throw new AppError("UNAUTHORIZED");
+        if (options?.fresh && !isFresh(auth.session)) throw new AppError("SESSION_NOT_FRESH");
+        return auth;
+      },
+    };
+
+    const result = await endpoint.handler(ctx);
+    const response = result instanceof Response ? result : Response.json(result ?? null);
+    return withCookies(response, cookies, headers);
+  } catch (error) {
+    if (error instanceof Response) return withCookies(error, cookies, headers);
+    if (isAppError(error)) return withCookies(errorResponse(error), cookies, headers);
+    console.error(`${request.method} ${url.pathname} failed:`, error);
+    return new Response(null, { status: 500 });
+  }
+}

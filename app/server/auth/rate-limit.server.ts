@@ -1,0 +1,87 @@
+/**
+ * Rate limits, counted in the database so that every app instance sharing it sees the same
+ * counts (a fixed window per client IP and path). The rules are better-auth's: 100 requests
+ * per 10 s by default, 3 per 10 s for sign-in, sign-up, change-password and change-email,
+ * 3 per 60 s for password-reset and verification-email requests. RATE_LIMIT=off disables
+ * them (the default outside production).
+ */
+import { Prisma, prisma } from "~/server/db.server";
+import { loadEnv } from "~/server/env.server";
+import { AppError } from "~/server/errors.server";
+
+export interface RateLimitRule {
+  /** Window length in seconds. */
+  window: number;
+  /** Requests allowed per window. */
+  max: number;
+}
+
+export const DEFAULT_RULE: RateLimitRule = { window: 10, max: 100 };
+
+/** Special rules by path prefix (paths relative to /api/auth; pages use the same names). */
+const RULES: [prefix: string, rule: RateLimitRule][] = [
+  ["/sign-in", { window: 10, max: 3 }],
+  ["/sign-up", { window: 10, max: 3 }],
+  ["/change-password", { window: 10, max: 3 }],
+  ["/change-email", { window: 10, max: 3 }],
+  ["/request-password-reset", { window: 60, max: 3 }],
+  ["/forget-password", { window: 60, max: 3 }],
+  ["/send-verification-email", { window: 60, max: 3 }],
+];
+
+export function ruleFor(path: string): RateLimitRule {
+  return RULES.find(([prefix]) => path === prefix || path.startsWith(`${prefix}/`))?.[1] ?? DEFAULT_RULE;
+}
+
+export function rateLimitEnabled(): boolean {
+  return loadEnv().RATE_LIMIT;
+}
+
+export type RateLimitResult = { allowed: true } | { allowed: false; retryAfter: number };
+
+/**
+ * Counts one request against `key` and says whether it is within `rule`. One statement, so
+ * concurrent requests (from any instance) cannot lose counts: insert the key with count 1,
+ * or on conflict either start a new window (the old one is over) or add one to the count.
+ * The same SQL runs on SQLite (3.35+) and PostgreSQL.
+ */
+export async function checkRateLimit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+  const now = new Date();
+  const windowOver = new Date(now.getTime() - rule.window * 1000);
+  const rows = await prisma.$queryRaw<{ count: number | bigint; windowStart: Date | string | number }[]>(Prisma.sql`
+    INSERT INTO "rate_limit" ("key", "count", "windowStart") VALUES (${key}, 1, ${now})
+    ON CONFLICT ("key") DO UPDATE SET
+      "count" = CASE WHEN "rate_limit"."windowStart" <= ${windowOver} THEN 1 ELSE "rate_limit"."count" + 1 END,
+      "windowStart" = CASE WHEN "rate_limit"."windowStart" <= ${windowOver} THEN ${now} ELSE "rate_limit"."windowStart" END
+    RETURNING "count", "windowStart"`);
+  const row = rows[0];
+  if (!row || Number(row.count) <= rule.max) {
+    // Now and then, forget windows that ended long ago (any instance may do it).
+    if (Math.random() < 0.01) void sweep();
+    return { allowed: true };
+  }
+  const windowEnd = new Date(row.windowStart).getTime() + rule.window * 1000;
+  return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
+}
+
+async function sweep(): Promise<void> {
+  try {
+    await prisma.rateLimit.deleteMany({ where: { windowStart: { lt: new Date(Date.now() - 3600 * 1000) } } });
+  } catch (error) {
+    console.error("Rate limit cleanup failed:", error);
+  }
+}
+
+export const rateLimitKey = (ipAddress: string | null, path: string) => `${ipAddress ?? "unknown"}|${path}`;
+
+/**
+ * For page actions that do what an /api/auth call does (`path` is that call's path, e.g.
+ * "/sign-in/email"): throws TOO_MANY_REQUESTS (with X-Retry-After) when over the limit.
+ */
+export async function enforceRateLimit(ipAddress: string | null, path: string): Promise<void> {
+  if (!rateLimitEnabled()) return;
+  const result = await checkRateLimit(rateLimitKey(ipAddress, path), ruleFor(path));
+  if (!result.allowed) {
+    throw new AppError("TOO_MANY_REQUESTS", undefined, undefined, { "X-Retry-After": String(result.retryAfter) });
+  }
+}

@@ -1,0 +1,62 @@
+import type { Submission, SubmissionResult } from "@conform-to/react";
+import { data, type RouterContextProvider } from "react-router";
+import type { Locale } from "~/i18n/config";
+import { isAppError } from "~/server/errors.server";
+import { getInstance, getLocale } from "~/server/i18n.server";
+
+/**
+ * The page actions' shared plumbing: the request's language, a translator for it, and the
+ * one way an `AppError` from a service becomes a form error. Errors travel as catalogue
+ * codes; the page puts them into words (components/ui/error-text) in its language.
+ */
+export function pageLocale(context: Readonly<RouterContextProvider>): Locale {
+  return getLocale(context) as Locale;
+}
+
+export function authT(context: Readonly<RouterContextProvider>) {
+  return getInstance(context).getFixedT(pageLocale(context), "auth");
+}
+
+/** Password inputs are never sent back to the browser. */
+export const SECRET_FIELDS = ["password", "currentPassword", "newPassword", "confirmPassword"];
+
+/** A submission that failed validation, answered 400 with its field errors. */
+export function invalid<Extra extends object>(submission: Submission<unknown>, extra?: Extra) {
+  return data(
+    { ...extra, result: submission.reply({ hideFields: SECRET_FIELDS }) } as Extra & {
+      result: SubmissionResult;
+    },
+    { status: 400 },
+  );
+}
+
+/**
+ * Turns a service's `AppError` into the form's answer with the error's status: next to a
+ * field when `fields` maps its code to one, otherwise for the whole form. Anything else is
+ * a bug and is rethrown (the error boundary shows it).
+ */
+export function failed<Extra extends object>(
+  submission: Submission<unknown>,
+  error: unknown,
+  fields: Record<string, string> = {},
+  extra?: Extra,
+) {
+  if (!isAppError(error)) throw error;
+  const code = error.code ?? "UNKNOWN";
+  const field = fields[code];
+  const result = submission.reply(
+    field
+      ? { fieldErrors: { [field]: [code] }, hideFields: SECRET_FIELDS }
+      : { formErrors: [code], hideFields: SECRET_FIELDS },
+  );
+  return data({ ...extra, result } as Extra & { result: SubmissionResult }, {
+    status: error.status,
+    headers: error.headers,
+  });
+}
+
+/** Set-Cookie values from a service, as response headers (to merge with a redirect's). */
+export function cookieHeaders(setCookies: readonly string[] | undefined, headers = new Headers()): Headers {
+  for (const cookie of setCookies ?? []) headers.append("Set-Cookie", cookie);
+  return headers;
+}
