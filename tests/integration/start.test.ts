@@ -21,7 +21,9 @@ it.skipIf(!!process.env.TEST_DATABASE_URL)(
       HOST: "127.0.0.1",
       DATABASE_URL: `file:${dbFile}`,
     };
-    for (const key of ["AUTH_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "NODE_ENV", "BASE_URL"]) delete env[key];
+    // VITEST would make a rebuild drop the React Router plugin (see vite.config.ts).
+    for (const key of ["AUTH_SECRET", "ADMIN_EMAIL", "ADMIN_PASSWORD", "NODE_ENV", "BASE_URL", "VITEST"])
+      delete env[key];
     const child = spawn("npm", ["start"], { cwd: ROOT, env, stdio: ["ignore", "pipe", "pipe"], detached: true });
     let output = "";
     child.stdout.on("data", (chunk: Buffer) => (output += chunk));
