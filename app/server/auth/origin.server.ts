@@ -31,11 +31,18 @@ export function originProblem(request: Request): ErrorCode | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Root middleware: every non-GET request with a Cookie header needs a trusted origin. */
-export const originMiddleware: MiddlewareFunction<Response> = ({ request }) => {
-  if (SAFE_METHODS.has(request.method) || !request.headers.get("Cookie")) return;
+/** Every non-GET request with a Cookie header needs a trusted origin: the 403 to answer, or null. */
+export function untrustedOriginResponse(request: Request): Response | null {
+  if (SAFE_METHODS.has(request.method) || !request.headers.get("Cookie")) return null;
   const problem = originProblem(request);
-  if (problem) throw errorResponse(new AppError(problem));
+  return problem ? errorResponse(new AppError(problem)) : null;
+}
+
+/** Root middleware for pages; the /api/auth dispatcher makes the same check itself. */
+export const originMiddleware: MiddlewareFunction<Response> = ({ request }) => {
+  if (new URL(request.url).pathname.startsWith("/api/auth/")) return;
+  const refused = untrustedOriginResponse(request);
+  if (refused) throw refused;
 };
 
 /**

@@ -8,6 +8,7 @@ import type { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
+import { untrustedOriginResponse } from "../origin.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate-limit.server";
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
 import { endpoints as accountEndpoints } from "./account.server";
@@ -126,6 +127,8 @@ function withCookies(response: Response, cookies: string[], headers: Headers): R
 
 /** Answers one /api/auth/* request. */
 export async function handleAuthRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+  const refused = untrustedOriginResponse(request);
+  if (refused) return refused;
   const url = new URL(request.url);
   const path = url.pathname.slice(BASE_PATH.length).replace(/\/+$/, "") || "/";
   const method = request.method === "HEAD" ? "GET" : request.method;
