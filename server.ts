@@ -176,7 +176,9 @@ const staticFiles = new Set(
   existsSync(clientDir)
     ? readdirSync(clientDir, { recursive: true, withFileTypes: true })
         .filter((entry) => entry.isFile())
-        .map((entry) => "/" + path.relative(clientDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"))
+        .map(
+          (entry) => "/" + path.relative(clientDir, path.join(entry.parentPath, entry.name)).split(path.sep).join("/"),
+        )
     : [],
 );
 
@@ -410,7 +412,11 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
 
   // Lets loaders stop work (and React stop rendering) when the client goes away.
   const controller = new AbortController();
-  res.once("close", () => controller.abort());
+  // Only a client that left before the answer was complete aborts the request; aborting every
+  // finished request would build an AbortError (a DOMException) per request for nothing.
+  res.once("close", () => {
+    if (!res.writableFinished) controller.abort();
+  });
   const request = new Request(url, { method, headers: toHeaders(req.rawHeaders), body, signal: controller.signal });
   const response = await app.handleRequest(request, { address: clientAddress(req, env) });
   return send(req, res, response, env);
