@@ -28,11 +28,16 @@ import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { audit } from "~/server/audit.server";
-import { isUniqueViolation, prisma } from "~/server/db.server";
+import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
-import { sendVerificationMail, verificationLink, verifyEmailLandingPath } from "./accounts.server";
+import {
+  moveToUnverifiedEmail,
+  sendVerificationMail,
+  verificationLink,
+  verifyEmailLandingPath,
+} from "./accounts.server";
 import { hashPassword, passwordSchema, PASSWORD_MAX, spendPasswordCheck, verifyPassword } from "./password.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
@@ -376,18 +381,7 @@ export async function changeEmail(
   }
 
   if (!user.emailVerified) {
-    let updated: AuthUser;
-    try {
-      updated = await prisma.user.update({
-        where: { id: user.id },
-        data: { email: newEmail, emailVerified: false },
-        select: authUserSelect,
-      });
-    } catch (error) {
-      // Another account took the address between the check and the write.
-      if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
-      throw error;
-    }
+    const updated = await moveToUnverifiedEmail(user.id, newEmail);
     await record("success", { from: user.email, to: newEmail, step: "updated" });
     await sendVerificationMail(updated, meta, callbackURL);
     return { emailChanged: true, user: updated, setCookies: [cookieCacheCookie({ session, user: updated })] };

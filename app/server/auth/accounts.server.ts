@@ -271,17 +271,7 @@ export async function verifyEmail(
     if (user.email !== payload.email) fail("INVALID_TOKEN");
     if (current && current.user.id !== user.id) fail("UNAUTHORIZED");
     const newEmail = normalizeEmail(payload.updateTo);
-    let updated: AuthUser;
-    try {
-      updated = await prisma.user.update({
-        where: { id: user.id },
-        data: { email: newEmail, emailVerified: false },
-        select: authUserSelect,
-      });
-    } catch (error) {
-      if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
-      throw error;
-    }
+    const updated = await moveToUnverifiedEmail(user.id, newEmail);
     await audit({
       userId: user.id,
       category: "email",
@@ -326,4 +316,21 @@ export async function verifyEmail(
 /** The catalogue code of a verification failure as the landing page's `?error=` value. */
 export function verificationErrorParam(error: AppError): string {
   return (error.code ?? "INVALID_TOKEN").toLowerCase();
+}
+
+/**
+ * Switches a user to a new address that still has to be verified. The unique index is the
+ * final word: another account may take the address between a caller's check and this write.
+ */
+export async function moveToUnverifiedEmail(userId: string, newEmail: string): Promise<AuthUser> {
+  try {
+    return await prisma.user.update({
+      where: { id: userId },
+      data: { email: newEmail, emailVerified: false },
+      select: authUserSelect,
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
+    throw error;
+  }
 }
