@@ -8,6 +8,7 @@ import * as build from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
 import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/auth/api/index.server";
+import { untrustedOriginResponse } from "~/server/auth/origin.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
@@ -24,6 +25,10 @@ export function handleRequest(request: Request, client: { address: string | null
   // With middleware enabled, the load context must be a RouterContextProvider.
   const context = new RouterContextProvider();
   context.set(clientAddressContext, client.address);
+  // Cookie-carrying posts from an untrusted origin get their 403 here: React Router's own
+  // action check would otherwise answer a foreign Origin with a bare 400 before any middleware.
+  const refused = untrustedOriginResponse(request);
+  if (refused) return Promise.resolve(refused);
   // The JSON API goes straight to its dispatcher (the same one its resource route calls in
   // development): React Router's matching walks the whole localized route tree on every
   // request, which is most of the cost of a small API call and buys the API nothing.
