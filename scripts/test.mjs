@@ -10,7 +10,7 @@ const REPORTS = "test-results/reports";
 rmSync(REPORTS, { recursive: true, force: true });
 mkdirSync(REPORTS, { recursive: true });
 
-const totals = { passed: 0, failed: 0, skipped: 0 };
+const totals = { passed: 0, failed: 0, skipped: 0, flaky: 0 };
 const failures = [];
 
 function run(label, command, args, env = {}) {
@@ -35,6 +35,7 @@ function countPlaywright(file) {
   try {
     const { stats } = JSON.parse(readFileSync(file, "utf8"));
     totals.passed += stats.expected + stats.flaky;
+    totals.flaky += stats.flaky; // passed on the retry: counted, but named below
     totals.failed += stats.unexpected;
     totals.skipped += stats.skipped;
   } catch {
@@ -101,5 +102,6 @@ if (built && process.env.SKIP_E2E !== "1") {
 
 console.log("\n=== summary ===");
 if (failures.length) console.log(`failed steps: ${failures.join(", ")}`);
+if (totals.flaky) console.log(`${totals.flaky} browser test(s) passed only on their retry (flaky)`);
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 process.exit(failures.length ? 1 : 0);
