@@ -194,17 +194,8 @@ export async function signInEmail(
       return signInFailure("BANNED_USER", email, user.id, meta, "BANNED_USER");
     }
   }
-  const created = await createSession(user.id, meta, { rememberMe: input.rememberMe ?? true });
-  await audit({
-    userId: user.id,
-    category: "auth",
-    action: "sign-in",
-    status: "success",
-    targetType: "session",
-    targetId: created.session.id,
-    details: { method: "email", rememberMe: input.rememberMe ?? true },
-    meta,
-  });
+  const rememberMe = input.rememberMe ?? true;
+  const created = await signInSession(user.id, meta, { method: "email", rememberMe });
   return { session: created.session, user: created.user, token: created.token, setCookies: created.setCookies };
 }
 
@@ -299,17 +290,7 @@ export async function verifyEmail(
   if (current && current.user.id === user.id) {
     return { user: null, setCookies: [cookieCacheCookie({ session: current.session, user: verified })] };
   }
-  const created = await createSession(user.id, meta);
-  await audit({
-    userId: user.id,
-    category: "auth",
-    action: "sign-in",
-    status: "success",
-    targetType: "session",
-    targetId: created.session.id,
-    details: { method: "email-verification" },
-    meta,
-  });
+  const created = await signInSession(user.id, meta, { method: "email-verification" });
   return { user: null, setCookies: created.setCookies };
 }
 
@@ -333,4 +314,24 @@ export async function moveToUnverifiedEmail(userId: string, newEmail: string): P
     if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
     throw error;
   }
+}
+
+/** Every way of signing in ends here: a new session and its audit row. */
+async function signInSession(
+  userId: string,
+  meta: RequestMeta,
+  details: { method: string; rememberMe?: boolean },
+): Promise<Awaited<ReturnType<typeof createSession>>> {
+  const created = await createSession(userId, meta, { rememberMe: details.rememberMe ?? true });
+  await audit({
+    userId,
+    category: "auth",
+    action: "sign-in",
+    status: "success",
+    targetType: "session",
+    targetId: created.session.id,
+    details,
+    meta,
+  });
+  return created;
 }
