@@ -9,11 +9,13 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
 import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/auth/api/index.server";
 import { untrustedOriginResponse } from "~/server/auth/origin.server";
+import { startRevocationListener, stopRevocationListener } from "~/server/auth/revocation.server";
+import { closeDatabase as closeClient } from "~/server/db.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 
-export { checkDatabase, closeDatabase } from "~/server/db.server";
+export { checkDatabase } from "~/server/db.server";
 export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
 
 // import.meta.env.MODE is "production" in a built bundle, so error details are never sent to
@@ -42,6 +44,7 @@ export async function startup(): Promise<void> {
 
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+  startRevocationListener();
 
   if (env.admin) {
     const { created } = await ensureAdmin({ email: env.admin.email, password: env.admin.password, name: "Admin" });
@@ -54,4 +57,10 @@ export async function startup(): Promise<void> {
       console.log(`Created admin ${env.admin.email}`);
     }
   }
+}
+
+/** Closes the database connections on shutdown (the revocation listener's too). */
+export async function closeDatabase(): Promise<void> {
+  await stopRevocationListener();
+  await closeClient();
 }

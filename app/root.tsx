@@ -24,12 +24,14 @@ import { getUser, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/ser
 import { originMiddleware } from "~/server/auth/origin.server";
 import { currentBuildId } from "~/server/build-info.server";
 import { loadEnv } from "~/server/env.server";
+import { formBodyMiddleware } from "~/server/forms.server";
 import { getInstance, getLocale, i18nextMiddleware, resourcesFor } from "~/server/i18n.server";
 import { getToast } from "~/server/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
   originMiddleware,
   i18nextMiddleware,
+  formBodyMiddleware,
   sessionMiddleware,
   routeRulesMiddleware,
 ];
@@ -105,11 +107,10 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
   const { status, message } = describeError(error);
-  const fallback = status === 404 ? "Page Not Found" : "Internal Server Error";
 
   return (
     <div className="flex min-h-screen flex-col">
-      <title>{`${status} - ${fallback}`}</title>
+      <title>{`${status} - ${message}`}</title>
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex h-14 max-w-6xl items-center px-4">
           <Brand />
@@ -123,10 +124,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
           {message}
         </h1>
         <p className="mt-3 text-slate-600 dark:text-slate-400">
-          {t(status === 404 ? "error.notFoundDescription" : "error.serverDescription", {
-            defaultValue:
-              status === 404 ? "The page you are looking for does not exist." : "Something went wrong on our side.",
-          })}
+          {status === 404
+            ? t("error.notFoundDescription", { defaultValue: "The page you are looking for does not exist." })
+            : status >= 400 && status < 500
+              ? t("error.badRequestDescription", { defaultValue: "Your request could not be processed." })
+              : t("error.serverDescription", { defaultValue: "Something went wrong on our side." })}
         </p>
         <a
           href={localize("/")}

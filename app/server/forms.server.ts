@@ -1,5 +1,5 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
-import { data, type RouterContextProvider } from "react-router";
+import { data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Locale } from "~/i18n/config";
 import { isAppError } from "~/server/errors.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
@@ -60,3 +60,27 @@ export function cookieHeaders(setCookies: readonly string[] | undefined, headers
   for (const cookie of setCookies ?? []) headers.append("Set-Cookie", cookie);
   return headers;
 }
+
+const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i;
+
+/**
+ * Page actions and resource routes read forms, nothing else. A state-changing request whose
+ * body is not a readable form (JSON, XML, a broken multipart body, none at all) is answered
+ * 415 or 400 with the error page before any action runs, instead of failing inside
+ * `request.formData()` as a 500. /api/auth reads its bodies itself.
+ */
+export const formBodyMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+  if (request.method === "GET" || request.method === "HEAD") return;
+  if (new URL(request.url).pathname.startsWith("/api/auth/")) return;
+  const type = request.headers.get("Content-Type") ?? "";
+  let status = FORM_TYPE.test(type) ? 0 : 415;
+  if (!status && /^multipart\//i.test(type))
+    status = await request
+      .clone()
+      .formData()
+      .then(
+        () => 0,
+        () => 400,
+      );
+  if (status) throw data({ message: getInstance(context).t("error.unreadableForm") }, { status });
+};

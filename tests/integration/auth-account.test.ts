@@ -529,8 +529,13 @@ describe("the account journey with the official client", () => {
     expect(http.error).toMatchObject({ status: 404 });
 
     const { setPassword } = await import("~/server/auth/account-management.server");
+    const { createSession } = await import("~/server/auth/session.server");
     const meta = { ipAddress: "127.0.0.1", userAgent: USER_AGENT, locale: "en" as const };
-    await expect(setPassword({ user: { id: alice.id } }, { newPassword: "abcdefgh1" }, meta)).rejects.toMatchObject({
+    const signedInAs = async (userId: string) => {
+      const { session, user } = await createSession(userId, meta);
+      return { session, user };
+    };
+    await expect(setPassword(await signedInAs(alice.id), { newPassword: "abcdefgh1" }, meta)).rejects.toMatchObject({
       code: "USER_ALREADY_HAS_PASSWORD",
       status: 400,
       message: "user already has a password",
@@ -540,10 +545,20 @@ describe("the account journey with the official client", () => {
     const user = await prisma.user.create({
       data: { email: uniqueEmail("passwordless"), name: "No Password", emailVerified: true },
     });
-    await expect(setPassword({ user: { id: user.id } }, { newPassword: "short" }, meta)).rejects.toMatchObject({
+    const auth = await signedInAs(user.id);
+    await expect(setPassword(auth, { newPassword: "short" }, meta)).rejects.toMatchObject({
       code: "PASSWORD_TOO_SHORT",
     });
-    await setPassword({ user: { id: user.id } }, { newPassword: "a fine new password" }, meta);
+    // Only a fresh session may add a password: there is no current one to ask for.
+    await prisma.session.update({
+      where: { id: auth.session.id },
+      data: { createdAt: new Date(Date.now() - 2 * DAY_MS) },
+    });
+    await expect(setPassword(auth, { newPassword: "a fine new password" }, meta)).rejects.toMatchObject({
+      code: "SESSION_NOT_FRESH",
+    });
+    expect(await prisma.account.count({ where: { userId: user.id } })).toBe(0);
+    await setPassword(await signedInAs(user.id), { newPassword: "a fine new password" }, meta);
     expect(
       (await client().client.signIn.email({ email: user.email, password: "a fine new password" })).error,
     ).toBeNull();

@@ -33,10 +33,12 @@ import { loadEnv } from "~/server/env.server";
 import { fail, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
 import {
+  credentialAccount,
   moveToUnverifiedEmail,
   sendVerificationMail,
   verificationLink,
   verifyEmailLandingPath,
+  writePassword,
 } from "./accounts.server";
 import { hashPassword, passwordSchema, PASSWORD_MAX, spendPasswordCheck, verifyPassword } from "./password.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
@@ -45,12 +47,11 @@ import {
   clearSessionCookies,
   cookieCacheCookie,
   createSession,
+  deleteSessions,
   hashToken,
   isFresh,
   listSessions,
-  revokeOtherSessions,
-  revokeSessions,
-  SHORT_SESSION_EXPIRES_IN,
+  wasRemembered,
   type AuthSession,
   type AuthUser,
   type RequestMeta,
@@ -155,35 +156,9 @@ async function authoritative(auth: AuthSession): Promise<AuthSession> {
   return { session, user };
 }
 
-function credentialAccount(userId: string) {
-  return prisma.account.findFirst({
-    where: { userId, providerId: "credential" },
-    select: { id: true, password: true },
-  });
-}
-
 /** True when the user can sign in with a password (pages show "change" or "set" accordingly). */
 export async function hasPassword(userId: string): Promise<boolean> {
   return Boolean((await credentialAccount(userId))?.password);
-}
-
-/**
- * A session created with rememberMe off lives exactly SHORT_SESSION_EXPIRES_IN and is never
- * refreshed; a remembered one lives longer from the start. The row does not store the flag,
- * so its lifetime tells it: a replacement session (change-password) keeps the user's choice.
- */
-function wasRemembered(session: SessionRow): boolean {
-  return session.expiresAt.getTime() - session.createdAt.getTime() > SHORT_SESSION_EXPIRES_IN * 1000;
-}
-
-/**
- * Sets the user's password hash on their credential account, creating the account when the
- * user has none (a social-only user who resets or sets a password).
- */
-async function writePassword(tx: Pick<typeof prisma, "account">, userId: string, hash: string): Promise<void> {
-  const account = await tx.account.findFirst({ where: { userId, providerId: "credential" }, select: { id: true } });
-  if (account) await tx.account.update({ where: { id: account.id }, data: { password: hash } });
-  else await tx.account.create({ data: { userId, providerId: "credential", accountId: userId, password: hash } });
 }
 
 /** Enough time that "no such account" and "mail sent" cannot be told apart by timing. */
@@ -253,8 +228,8 @@ export async function resetPassword(input: ResetPasswordInput, meta: RequestMeta
   const revoked = await prisma.$transaction(async (tx) => {
     // The user may have been deleted since the link was sent; the link is dead then.
     if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) return null;
-    await writePassword(tx, userId, hash);
-    return (await tx.session.deleteMany({ where: { userId } })).count;
+    await writePassword(tx, userId, hash); // ends the user's other reset links too
+    return deleteSessions(userId, {}, tx);
   });
   if (revoked === null) fail("INVALID_TOKEN");
   await audit({
@@ -298,15 +273,13 @@ export async function changePassword(
   const hash = await hashPassword(newPassword);
 
   let result: { token: string | null; setCookies: string[] } = { token: null, setCookies: [] };
+  await prisma.$transaction(async (tx) => {
+    await writePassword(tx, user.id, hash);
+    if (revokeOthers) await deleteSessions(user.id, {}, tx);
+  });
   if (revokeOthers) {
-    await prisma.$transaction([
-      prisma.account.update({ where: { id: account.id }, data: { password: hash } }),
-      prisma.session.deleteMany({ where: { userId: user.id } }),
-    ]);
     const created = await createSession(user.id, meta, { rememberMe: wasRemembered(session) });
     result = { token: created.session.token, setCookies: created.setCookies };
-  } else {
-    await prisma.account.update({ where: { id: account.id }, data: { password: hash } });
   }
   await audit({
     userId: user.id,
@@ -320,17 +293,16 @@ export async function changePassword(
 }
 
 /**
- * Gives a password to a user who has none (signed up with a social provider). Server only:
- * there is no HTTP route, because without the current password a stolen session could
- * otherwise take the account over. "user already has a password" otherwise.
+ * Gives a password to a user who has none (signed up with a social provider). There is no
+ * API route, and the session must be fresh (SESSION_NOT_FRESH otherwise, docs/decisions/0004):
+ * with no current password to ask for, a recent sign-in is the re-authentication, so an old
+ * stolen session cannot add a password and keep the account. "user already has a password" otherwise.
  */
-export async function setPassword(
-  auth: { user: Pick<AuthUser, "id"> },
-  input: SetPasswordInput,
-  meta: RequestMeta,
-): Promise<void> {
+export async function setPassword(auth: AuthSession, input: SetPasswordInput, meta: RequestMeta): Promise<void> {
   const { newPassword } = check(setPasswordInput, input);
-  const userId = auth.user.id;
+  const { session, user } = await authoritative(auth);
+  const userId = user.id;
+  if (!isFresh(session)) fail("SESSION_NOT_FRESH");
   if (await hasPassword(userId)) {
     await audit({
       userId,
@@ -343,7 +315,7 @@ export async function setPassword(
     fail("USER_ALREADY_HAS_PASSWORD");
   }
   const hash = await hashPassword(newPassword);
-  await writePassword(prisma, userId, hash);
+  await prisma.$transaction((tx) => writePassword(tx, userId, hash));
   await audit({ userId, category: "auth", action: "set-password", status: "success", meta });
 }
 
@@ -373,10 +345,18 @@ export async function changeEmail(
   const record = (status: "success" | "failure", details: Record<string, unknown>) =>
     audit({ userId: user.id, category: "email", action: "change-email", status, details, meta });
 
-  const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true } });
+  const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true, name: true } });
   if (taken) {
     await record("failure", { reason: "USER_ALREADY_EXISTS", from: user.email, to: newEmail });
     if (!user.emailVerified) fail("USER_ALREADY_EXISTS");
+    // The same work as the free-address path below (one email), so that timing tells nothing;
+    // the owner of the address learns that someone tried to use it.
+    await sendMail({
+      to: newEmail,
+      template: "email-in-use",
+      locale: meta.locale,
+      data: { url: `${loadEnv().BASE_URL}${localizePath("/signin", meta.locale)}`, name: taken.name },
+    });
     return { emailChanged: false, user, setCookies: [] };
   }
 
@@ -468,7 +448,7 @@ export async function revokeUserSession(
     });
     fail("UNAUTHORIZED");
   }
-  await prisma.session.deleteMany({ where: { id: target.id, userId: user.id } });
+  await deleteSessions(user.id, { id: target.id });
   await audit({
     userId: user.id,
     category: "auth",
@@ -484,7 +464,7 @@ export async function revokeUserSession(
 /** Revokes every session of the caller, this one included (its cookies are cleared). */
 export async function revokeAllUserSessions(auth: AuthSession, meta: RequestMeta): Promise<{ setCookies: string[] }> {
   const { user } = await authoritative(auth);
-  const count = await revokeSessions(user.id);
+  const count = await deleteSessions(user.id);
   await audit({
     userId: user.id,
     category: "auth",
@@ -499,7 +479,7 @@ export async function revokeAllUserSessions(auth: AuthSession, meta: RequestMeta
 /** Revokes every session of the caller except the current one. */
 export async function revokeOtherUserSessions(auth: AuthSession, meta: RequestMeta): Promise<void> {
   const { session, user } = await authoritative(auth);
-  const count = await revokeOtherSessions(user.id, session.id);
+  const count = await deleteSessions(user.id, { id: { not: session.id } });
   await audit({
     userId: user.id,
     category: "auth",
@@ -533,10 +513,11 @@ async function removeUser(user: Pick<AuthUser, "id" | "email">, how: string, met
     details: { email: user.email, method: how },
     meta,
   });
-  await prisma.$transaction([
-    prisma.verification.deleteMany({ where: { value: user.id } }),
-    prisma.user.deleteMany({ where: { id: user.id } }),
-  ]);
+  await prisma.$transaction(async (tx) => {
+    await deleteSessions(user.id, {}, tx); // the cascade would delete them unannounced
+    await tx.verification.deleteMany({ where: { value: user.id } });
+    await tx.user.deleteMany({ where: { id: user.id } });
+  });
 }
 
 /**

@@ -4,10 +4,11 @@
  * API and the pages both call these, so they cannot disagree. (Password, email-change,
  * session and deletion verbs live in account-management.server.ts.)
  */
+import { createHash } from "node:crypto";
 import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { audit } from "~/server/audit.server";
-import { isUniqueViolation, prisma } from "~/server/db.server";
+import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
@@ -17,13 +18,14 @@ import {
   authUserSelect,
   cookieCacheCookie,
   createSession,
-  randomToken,
+  deleteSessions,
   type AuthSession,
   type AuthUser,
   type RequestMeta,
 } from "./session.server";
 import {
   createEmailVerificationToken,
+  endResetLinks,
   verifyEmailVerificationToken,
   type EmailVerificationPayload,
 } from "./tokens.server";
@@ -66,13 +68,49 @@ export function verificationLink(payload: EmailVerificationPayload, callbackURL:
   return `${loadEnv().BASE_URL}/api/auth/verify-email?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
 }
 
-/** Sends the verification email for `user`'s current address. */
+// ---- the credential (email + password) ----
+
+type Tx = Prisma.TransactionClient;
+
+export function credentialAccount(userId: string, db: Pick<Tx, "account"> = prisma) {
+  return db.account.findFirst({ where: { userId, providerId: "credential" }, select: { id: true, password: true } });
+}
+
+/**
+ * Sets the user's password hash on their credential account (created when the user has
+ * none, e.g. a social-only user who sets or resets one). Every outstanding reset link of the
+ * user ends with it: a link sent for the old password must not change the new one.
+ */
+export async function writePassword(tx: Tx, userId: string, hash: string): Promise<void> {
+  const account = await credentialAccount(userId, tx);
+  if (account) await tx.account.update({ where: { id: account.id }, data: { password: hash } });
+  else await tx.account.create({ data: { userId, providerId: "credential", accountId: userId, password: hash } });
+  await endResetLinks(tx, userId);
+}
+
+/**
+ * A short fingerprint of a password hash (bcrypt salts it, so every new password has a new
+ * one). A verification link carries the fingerprint of the password the account had when
+ * the link was sent, so that following it can tell whether that password is still the one.
+ */
+function credentialStamp(hash: string | null | undefined): string | undefined {
+  return hash ? createHash("sha256").update(hash).digest("base64url").slice(0, 22) : undefined;
+}
+
+/**
+ * Sends the verification email for `user`'s current address. The link vouches for the
+ * account's password as it is now (see `verifyEmail`).
+ */
 export async function sendVerificationMail(
   user: Pick<AuthUser, "id" | "email" | "name">,
   meta: RequestMeta,
   callbackURL?: string,
 ): Promise<void> {
-  const url = verificationLink({ email: user.email, userId: user.id }, callbackURL || verifyEmailLandingPath(meta));
+  const credential = credentialStamp((await credentialAccount(user.id))?.password);
+  const url = verificationLink(
+    { email: user.email, userId: user.id, ...(credential && { credential }) },
+    callbackURL || verifyEmailLandingPath(meta),
+  );
   await sendMail({ to: user.email, template: "verify-email", locale: meta.locale, data: { url, name: user.name } });
 }
 
@@ -82,7 +120,7 @@ export async function sendVerificationMail(
 function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
   const now = new Date();
   return {
-    id: `c${randomToken(24, "abcdefghijklmnopqrstuvwxyz0123456789")}`,
+    id: newId(), // made exactly as a real user's id is, creation time included
     name: input.name,
     email,
     emailVerified: false,
@@ -98,20 +136,26 @@ function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
 
 /**
  * Creates an unverified user with a credential account and emails the verification link.
- * No session: verification is required first. An email that is already registered gets the
- * very same answer (a synthetic user) and changes nothing, so sign-up cannot be used to find
- * out who has an account; the password is hashed either way so the timing matches too.
+ * No session: verification is required first.
+ *
+ * An email that is already registered gets the very same answer (a synthetic user) after the
+ * same work (a password hash, a few writes, one email), so sign-up cannot tell anyone, by
+ * its answer or its timing, who has an account. What the owner of the address receives:
+ * - unverified account: the new password replaces the old one, its sessions end, and a new
+ *   verification link goes out. A password set by someone who never proved the address
+ *   cannot outlive the owner's own sign-up (and `verifyEmail` drops one that changed since).
+ * - verified account: nothing changes; a notice says someone tried to sign up with it.
  */
 export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): Promise<{ user: AuthUser }> {
   const email = normalizeEmail(input.email);
   const passwordHash = await hashPassword(input.password);
-  const existing = await prisma.user.findUnique({ where: { email }, select: { id: true } });
-  let user: AuthUser | null = null;
-  if (!existing) {
+  const ownerSelect = { id: true, email: true, name: true, emailVerified: true } as const;
+  let owner = await prisma.user.findUnique({ where: { email }, select: ownerSelect });
+  if (!owner) {
     try {
-      user = await prisma.$transaction(async (tx) => {
+      const user = await prisma.$transaction(async (tx) => {
         const created = await tx.user.create({
-          data: { email, name: input.name, image: input.image ?? null },
+          data: { id: newId(), email, name: input.name, image: input.image ?? null },
           select: authUserSelect,
         });
         // accountId = user id for credential accounts (the better-auth convention).
@@ -120,25 +164,52 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
         });
         return created;
       });
+      await audit({
+        userId: user.id,
+        category: "auth",
+        action: "sign-up",
+        status: "success",
+        details: { email },
+        meta,
+      });
+      await sendVerificationMail(user, meta, input.callbackURL);
+      return { user };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
       // A concurrent sign-up with the same email won: answer as for any existing email.
+      owner = await prisma.user.findUnique({ where: { email }, select: ownerSelect });
+      if (!owner) throw error;
     }
   }
-  if (!user) {
-    await audit({
-      userId: existing?.id ?? null,
-      category: "auth",
-      action: "sign-up",
-      status: "failure",
-      details: { reason: "USER_ALREADY_EXISTS", email },
-      meta,
+
+  const replaced = !owner.emailVerified;
+  if (replaced) {
+    const userId = owner.id;
+    await prisma.$transaction(async (tx) => {
+      await writePassword(tx, userId, passwordHash);
+      await deleteSessions(userId, {}, tx);
     });
-    return { user: syntheticUser(input, email) };
   }
-  await audit({ userId: user.id, category: "auth", action: "sign-up", status: "success", details: { email }, meta });
-  await sendVerificationMail(user, meta, input.callbackURL);
-  return { user };
+  await audit({
+    userId: owner.id,
+    category: "auth",
+    action: "sign-up",
+    status: "failure",
+    details: { reason: "USER_ALREADY_EXISTS", email, ...(replaced && { replacedUnverifiedPassword: true }) },
+    meta,
+  });
+  if (replaced) {
+    await sendVerificationMail(owner, meta, input.callbackURL);
+  } else {
+    const url = `${loadEnv().BASE_URL}${localizePath("/signin", meta.locale)}`;
+    await sendMail({
+      to: owner.email,
+      template: "sign-up-attempt",
+      locale: meta.locale,
+      data: { url, name: owner.name },
+    });
+  }
+  return { user: syntheticUser(input, email) };
 }
 
 // ---- sign-in ----
@@ -242,7 +313,9 @@ export async function sendVerificationEmail(
 /**
  * Follows a verification link. A plain token marks the address verified and signs the user
  * in (autoSignInAfterVerification); an already verified address just succeeds without a new
- * session. A change-email confirmation token (`updateTo`, sent to the old address) switches
+ * session. A password that is not the one the link vouches for (set after the link was sent,
+ * or a link without one) was never proven by the owner of the address: it is dropped, with
+ * every session, so only the person who verified holds the account. A change-email confirmation token (`updateTo`, sent to the old address) switches
  * the account to the new address, unverified, and sends a verification there (spec section 4).
  * Throws INVALID_TOKEN, TOKEN_EXPIRED, USER_NOT_FOUND or UNAUTHORIZED (signed in as someone else).
  */
@@ -281,13 +354,24 @@ export async function verifyEmail(
   if (payload.userId && payload.userId !== user.id) fail("INVALID_TOKEN");
   if (user.emailVerified) return { user: null, setCookies: [] };
 
-  const verified = await prisma.user.update({
-    where: { id: user.id },
-    data: { emailVerified: true },
-    select: authUserSelect,
+  const account = await credentialAccount(user.id);
+  const unproven = Boolean(account?.password) && credentialStamp(account?.password) !== payload.credential;
+  const verified = await prisma.$transaction(async (tx) => {
+    if (account && unproven) {
+      await tx.account.delete({ where: { id: account.id } });
+      await deleteSessions(user.id, {}, tx);
+    }
+    return tx.user.update({ where: { id: user.id }, data: { emailVerified: true }, select: authUserSelect });
   });
-  await audit({ userId: user.id, category: "email", action: "verify-email", status: "success", meta });
-  if (current && current.user.id === user.id) {
+  await audit({
+    userId: user.id,
+    category: "email",
+    action: "verify-email",
+    status: "success",
+    details: unproven ? { droppedUnprovenPassword: true } : null,
+    meta,
+  });
+  if (current && current.user.id === user.id && !unproven) {
     return { user: null, setCookies: [cookieCacheCookie({ session: current.session, user: verified })] };
   }
   const created = await signInSession(user.id, meta, { method: "email-verification" });
@@ -305,10 +389,14 @@ export function verificationErrorParam(error: AppError): string {
  */
 export async function moveToUnverifiedEmail(userId: string, newEmail: string): Promise<AuthUser> {
   try {
-    return await prisma.user.update({
-      where: { id: userId },
-      data: { email: newEmail, emailVerified: false },
-      select: authUserSelect,
+    return await prisma.$transaction(async (tx) => {
+      // Reset links were sent to the old address: they end with it.
+      await endResetLinks(tx, userId);
+      return tx.user.update({
+        where: { id: userId },
+        data: { email: newEmail, emailVerified: false },
+        select: authUserSelect,
+      });
     });
   } catch (error) {
     if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");

@@ -1,7 +1,11 @@
 /**
- * Cross-site request forgery protection, as better-auth does it: a state-changing request
- * that carries cookies must come from a trusted origin (BASE_URL + TRUSTED_ORIGINS), told by
- * its Origin header or, without one, its Referer. Applies to pages and the API alike.
+ * Cross-site request forgery protection. A state-changing request that carries cookies must
+ * come from a trusted origin (BASE_URL + TRUSTED_ORIGINS), told by its Origin header or,
+ * without one, its Referer, as better-auth does it; this applies to pages and the API alike.
+ * Pages and resource routes also refuse a cookie-less request that names a foreign (or
+ * "null") origin: a cross-site form can change state without cookies too (set our locale
+ * cookie, sign someone in). The API leaves cookie-less calls to its own login checks
+ * (`assertLoginOrigin`), as better-auth's clients expect.
  */
 import type { MiddlewareFunction } from "react-router";
 import { loadEnv } from "~/server/env.server";
@@ -31,16 +35,22 @@ export function originProblem(request: Request): ErrorCode | null {
 
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
-/** Every non-GET request with a Cookie header needs a trusted origin: the 403 to answer, or null. */
+const API_PREFIX = "/api/auth/";
+
+/** The 403 to answer a state-changing request from an untrusted origin (see the header), or null. */
 export function untrustedOriginResponse(request: Request): Response | null {
-  if (SAFE_METHODS.has(request.method) || !request.headers.get("Cookie")) return null;
+  if (SAFE_METHODS.has(request.method)) return null;
+  if (!request.headers.get("Cookie")) {
+    const namesOrigin = request.headers.has("Origin") || request.headers.has("Referer");
+    if (!namesOrigin || new URL(request.url).pathname.startsWith(API_PREFIX)) return null;
+  }
   const problem = originProblem(request);
   return problem ? errorResponse(new AppError(problem)) : null;
 }
 
 /** Root middleware for pages; the /api/auth dispatcher makes the same check itself. */
 export const originMiddleware: MiddlewareFunction<Response> = ({ request }) => {
-  if (new URL(request.url).pathname.startsWith("/api/auth/")) return;
+  if (new URL(request.url).pathname.startsWith(API_PREFIX)) return;
   const refused = untrustedOriginResponse(request);
   if (refused) throw refused;
 };

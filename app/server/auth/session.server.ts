@@ -5,19 +5,23 @@
  * - The session cookie is `token.signature` (HMAC-SHA256, 44-character base64 signature).
  *   Only sha256(token) is stored, so a leaked database grants no live session.
  * - expiresIn 7 days with a sliding refresh once a day (updateAge); `rememberMe: false` gives
- *   a browser-session cookie, a 1-day session and no refresh (remembered by the signed
- *   `dont_remember` cookie, as in better-auth).
+ *   a browser-session cookie, a 1-day session and no refresh. Whether a session slides is
+ *   read from its row (its lifetime), never from a cookie the client could leave out; the
+ *   signed `dont_remember` cookie is still set, as better-auth's contract has it.
  * - The cookie cache (`session_data`, max age 60 s, at most 4093 characters) is HMAC-signed;
- *   it is only honoured together with a valid session cookie whose hash it names.
- * - Nothing is kept in process memory: two instances sharing a database agree on everything.
+ *   it is only honoured together with a valid session cookie whose hash it names, and not
+ *   for a user whose sessions were revoked within the last minute (revocation.server.ts).
+ * - Every deletion of sessions goes through `deleteSessions`, which announces it to every
+ *   instance; apart from those short-lived marks nothing is kept in process memory.
  */
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
 import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, splitLocale, type Locale } from "~/i18n/config";
-import { prisma, type Session } from "~/server/db.server";
+import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
+import { announceRevocation, cacheTrusted } from "./revocation.server";
 
 export const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
 export const SESSION_UPDATE_AGE = 24 * 60 * 60;
@@ -208,8 +212,6 @@ function readSignedCookie(request: Request, name: string): string | null {
 /** The raw session token from the request's signed cookie, or null (missing, forged, malformed). */
 export const sessionTokenFrom = (request: Request) => readSignedCookie(request, sessionCookieName());
 
-const isDontRemember = (request: Request) => readSignedCookie(request, dontRememberCookieName()) === "true";
-
 /** True when the request carries any of the session cookies (e.g. to clear stale ones). */
 export function hasSessionCookies(request: Request): boolean {
   const jar = parseCookies(request.headers.get("Cookie"));
@@ -234,11 +236,14 @@ export async function createSession(
 ): Promise<{ session: SessionRow; user: AuthUser; token: string; setCookies: string[] }> {
   const token = randomToken();
   const lifetime = expiresIn ?? (rememberMe ? SESSION_EXPIRES_IN : SHORT_SESSION_EXPIRES_IN);
+  // One clock for both ends: the lifetime they span is how wasRemembered() tells the kind.
+  const now = Date.now();
   const { user, ...session } = await prisma.session.create({
     data: {
       userId,
       token: hashToken(token),
-      expiresAt: new Date(Date.now() + lifetime * 1000),
+      createdAt: new Date(now),
+      expiresAt: new Date(now + lifetime * 1000),
       ipAddress: meta.ipAddress ?? null,
       userAgent: meta.userAgent ?? null,
       impersonatedBy,
@@ -277,7 +282,7 @@ export async function getSession(
 
   if (!options.disableCookieCache) {
     const cached = readCookieCache(parseCookies(request.headers.get("Cookie")).get(sessionDataCookieName()), tokenHash);
-    if (cached) return { ...cached, setCookies: [] };
+    if (cached && cacheTrusted(cached.user.id)) return { ...cached, setCookies: [] };
   }
 
   const row = await prisma.session.findUnique({
@@ -288,14 +293,14 @@ export async function getSession(
   let { user, ...session } = row;
   const now = Date.now();
   if (session.expiresAt.getTime() <= now) {
-    await prisma.session.deleteMany({ where: { id: session.id } });
+    await prisma.session.deleteMany({ where: { id: session.id } }); // expired: no cache can outlive it
     return null;
   }
 
   const setCookies: string[] = [];
-  // Sliding refresh: once a day at most, and never for a rememberMe-off session.
+  // Sliding refresh: once a day at most, and never for a rememberMe-off (or impersonation) session.
   const dueAt = session.expiresAt.getTime() - SESSION_EXPIRES_IN * 1000 + SESSION_UPDATE_AGE * 1000;
-  if (!options.disableRefresh && !isDontRemember(request) && dueAt <= now) {
+  if (!options.disableRefresh && wasRemembered(session) && dueAt <= now) {
     const updated = await prisma.session.update({
       where: { id: session.id },
       data: { expiresAt: new Date(now + SESSION_EXPIRES_IN * 1000) },
@@ -306,6 +311,15 @@ export async function getSession(
   }
   setCookies.push(cookieCacheCookie({ session, user }));
   return { session, user, setCookies };
+}
+
+/**
+ * A session created with rememberMe off lives exactly SHORT_SESSION_EXPIRES_IN and is never
+ * refreshed (an impersonation session lives shorter still); a remembered one lives longer from
+ * the start and only grows. So the row itself tells, and no client can turn one into the other.
+ */
+export function wasRemembered(session: Pick<SessionRow, "createdAt" | "expiresAt">): boolean {
+  return session.expiresAt.getTime() - session.createdAt.getTime() > SHORT_SESSION_EXPIRES_IN * 1000;
 }
 
 /** Fresh = signed in (not merely refreshed) within freshAge; sensitive actions need it. */
@@ -321,28 +335,28 @@ export function listSessions(userId: string): Promise<SessionRow[]> {
   });
 }
 
+type Db = Pick<Prisma.TransactionClient, "session" | "$executeRaw">;
+
 /**
- * Revokes one of the user's own sessions. `token` is the id list-sessions hands out (the
- * stored hash) or a raw token; another user's token matches nothing and is ignored.
+ * The one way sessions are deleted: the rows `where` selects among `userId`'s sessions go,
+ * and every instance stops trusting cached copies of them at once (revocation.server.ts).
+ * Pass `tx` to make it part of a larger transaction. Returns how many were deleted.
  */
-export async function revokeSession(userId: string, token: string): Promise<boolean> {
-  const { count } = await prisma.session.deleteMany({
-    where: { userId, token: { in: [token, hashToken(token)] } },
-  });
-  return count > 0;
-}
-
-export async function revokeSessions(userId: string): Promise<number> {
-  return (await prisma.session.deleteMany({ where: { userId } })).count;
-}
-
-export async function revokeOtherSessions(userId: string, keepSessionId: string): Promise<number> {
-  return (await prisma.session.deleteMany({ where: { userId, id: { not: keepSessionId } } })).count;
+export async function deleteSessions(userId: string, where: Prisma.SessionWhereInput = {}, tx?: Db): Promise<number> {
+  const run = async (db: Db) => {
+    const { count } = await db.session.deleteMany({ where: { ...where, userId } });
+    if (count > 0) await announceRevocation(db, userId);
+    return count;
+  };
+  return tx ? run(tx) : prisma.$transaction(run);
 }
 
 /** Ends the request's session (if any) and returns the Set-Cookie lines that clear its cookies. */
 export async function endSession(request: Request): Promise<string[]> {
   const token = sessionTokenFrom(request);
-  if (token) await prisma.session.deleteMany({ where: { token: hashToken(token) } });
+  const row = token
+    ? await prisma.session.findUnique({ where: { token: hashToken(token) }, select: { id: true, userId: true } })
+    : null;
+  if (row) await deleteSessions(row.userId, { id: row.id });
   return clearSessionCookies();
 }

@@ -9,7 +9,7 @@
  *   consumed once. The raw token only exists in the email.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { prisma } from "~/server/db.server";
+import { prisma, type Prisma } from "~/server/db.server";
 import { AppError } from "~/server/errors.server";
 import { loadEnv } from "~/server/env.server";
 import { hashToken, randomToken } from "./session.server";
@@ -27,6 +27,8 @@ export interface EmailVerificationPayload {
   updateTo?: string;
   /** e.g. "change-email-confirmation"; absent for a plain verification. */
   requestType?: string;
+  /** Fingerprint of the password the account had when the link was sent (accounts.server.ts). */
+  credential?: string;
 }
 
 const b64url = (value: string | Buffer) => Buffer.from(value).toString("base64url");
@@ -68,6 +70,7 @@ export function verifyEmailVerificationToken(token: string): EmailVerificationPa
     userId: optional("userId"),
     updateTo: optional("updateTo"),
     requestType: optional("requestType"),
+    credential: optional("credential"),
   };
 }
 
@@ -112,4 +115,9 @@ export async function consumeToken(prefix: string, token: string): Promise<strin
   const { count } = await prisma.verification.deleteMany({ where: { id: row.id } });
   if (count !== 1 || row.expiresAt.getTime() <= Date.now()) return null;
   return row.value;
+}
+
+/** Ends every outstanding reset link of the user (after a reset, a password or an email change). */
+export async function endResetLinks(db: Pick<Prisma.TransactionClient, "verification">, userId: string): Promise<void> {
+  await db.verification.deleteMany({ where: { identifier: { startsWith: RESET_PASSWORD_PREFIX }, value: userId } });
 }

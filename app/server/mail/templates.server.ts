@@ -9,7 +9,14 @@ import { escapeHtml } from "~/lib/html";
 
 const files = import.meta.glob<{ default: EmailStrings }>("../../../locales/*/email.json", { eager: true });
 
-export const templateNames = ["verify-email", "reset-password", "change-email-confirmation", "delete-account"] as const;
+export const templateNames = [
+  "verify-email",
+  "reset-password",
+  "change-email-confirmation",
+  "delete-account",
+  "sign-up-attempt",
+  "email-in-use",
+] as const;
 export type TemplateName = (typeof templateNames)[number];
 
 export interface TemplateData {

@@ -9,7 +9,8 @@
 import { redirect } from "react-router";
 import { z } from "zod";
 import { loadEnv } from "~/server/env.server";
-import { isAppError } from "~/server/errors.server";
+import { withParams } from "~/lib/safe-redirect";
+import { fail, isAppError } from "~/server/errors.server";
 import {
   changeEmail,
   changeEmailInput,
@@ -37,12 +38,11 @@ const RESET_REQUESTED = "If this email exists in our system, check your email fo
 
 /**
  * `target` (a relative path or a trusted absolute URL: the framework has checked it) as an
- * absolute URL on BASE_URL, with `params` added to its query.
+ * absolute URL on BASE_URL, with `params` added to its query and checked again.
  */
 function absoluteWith(target: string, params: Record<string, string> = {}): string {
-  const url = new URL(target, loadEnv().BASE_URL);
-  for (const [key, value] of Object.entries(params)) url.searchParams.set(key, value);
-  return url.toString();
+  const { BASE_URL, trustedOrigins } = loadEnv();
+  return withParams(new URL(target, BASE_URL).href, params, trustedOrigins) ?? fail("INVALID_CALLBACK_URL");
 }
 
 const requestReset = (path: string) =>

@@ -20,15 +20,9 @@ import { booleanish } from "../schemas.server";
 import { clearSessionCookies, endSession, hasSessionCookies } from "../session.server";
 import { AppError, isAppError } from "~/server/errors.server";
 import { escapeHtml } from "~/lib/html";
+import { withParams } from "~/lib/safe-redirect";
+import { loadEnv } from "~/server/env.server";
 import { endpoint, param, type Endpoint } from "./endpoint.server";
-
-/** `url` with `params` added to its query; works for relative paths and absolute URLs alike. */
-function withParams(url: string, params: Record<string, string>): string {
-  const absolute = /^[a-z][a-z0-9+.-]*:/i.test(url);
-  const parsed = new URL(url, "http://relative.invalid");
-  for (const [key, value] of Object.entries(params)) parsed.searchParams.set(key, value);
-  return absolute ? parsed.toString() : parsed.pathname + parsed.search + parsed.hash;
-}
 
 /** The plain page /api/auth/error shows (spec section 2): the code and a way back. */
 function errorPage(code: string): string {
@@ -140,7 +134,10 @@ export const endpoints: Endpoint[] = [
       } catch (error) {
         if (!isAppError(error)) throw error;
         // Browsers following the emailed link land on the page with the reason.
-        if (callbackURL) return redirect(withParams(callbackURL, { error: verificationErrorParam(error) }));
+        if (callbackURL) {
+          const target = withParams(callbackURL, { error: verificationErrorParam(error) }, loadEnv().trustedOrigins);
+          if (target) return redirect(target);
+        }
         throw new AppError(error.code, error.message, 401);
       }
     },

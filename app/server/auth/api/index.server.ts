@@ -106,16 +106,21 @@ const URL_FIELDS: [field: string, code: ErrorCode][] = [
   ["newUserCallbackURL", "INVALID_NEW_USER_CALLBACK_URL"],
 ];
 
-function checkUrlFields(...sources: unknown[]): void {
+/**
+ * Checks the URL fields of a raw body or query (whether or not the endpoint declares them)
+ * and puts their normalized form in place, so that handlers only ever see, and send in a
+ * Location header, a URL the validator produced.
+ */
+function normalizeUrlFields(source: unknown): void {
+  if (!source || typeof source !== "object" || Array.isArray(source)) return;
+  const record = source as Record<string, unknown>;
   const trusted = loadEnv().trustedOrigins;
-  for (const source of sources) {
-    if (!source || typeof source !== "object") continue;
-    for (const [field, code] of URL_FIELDS) {
-      let value = (source as Record<string, unknown>)[field];
-      if (Array.isArray(value)) value = value[0];
-      if (value === undefined || value === null || value === "") continue;
-      if (safeRedirect(value, trusted) === null) fail(code);
-    }
+  for (const [field, code] of URL_FIELDS) {
+    const value = Array.isArray(record[field]) ? (record[field] as unknown[])[0] : record[field];
+    if (value === undefined || value === null || value === "") continue;
+    const safe = safeRedirect(value, trusted);
+    if (safe === null) fail(code);
+    record[field] = safe;
   }
 }
 
@@ -153,9 +158,10 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
 
     const rawQuery = queryObject(url);
     const rawBody = method === "POST" ? await readBody(request, endpoint) : undefined;
+    normalizeUrlFields(rawQuery);
+    normalizeUrlFields(rawBody);
     const body = endpoint.body ? validate(endpoint.body, rawBody ?? {}, "body") : (rawBody ?? {});
     const query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
-    checkUrlFields(rawBody, rawQuery);
 
     let sessionRead: Promise<AuthSession | null> | undefined;
     const session = (options?: GetSessionOptions) =>
