@@ -85,7 +85,11 @@ export function startRevocationListener(): void {
 }
 
 async function connect(url: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url, keepAlive: true, application_name: "app-revocations" });
+  const client = new pg.Client({
+    connectionString: url,
+    keepAlive: true,
+    application_name: `app-revocations-${process.pid}`,
+  });
   let lostOnce = false;
   const onLost = (reason: unknown) => {
     if (lostOnce) return;

@@ -124,7 +124,11 @@ export function parseMail(raw: string, envelope: { from: string; to: string[] })
 
 // ---- the server ----
 
-export async function startMailbox(): Promise<Mailbox> {
+/**
+ * `delayMs` holds every message that long before accepting it, as a real mail server over a
+ * network does (a few hundred milliseconds), so that tests can see who waits for mail.
+ */
+export async function startMailbox({ delayMs = 0 }: { delayMs?: number } = {}): Promise<Mailbox> {
   const messages: CapturedMail[] = [];
   const taken = new Set<CapturedMail>();
   const listeners = new Set<() => void>();
@@ -143,7 +147,7 @@ export async function startMailbox(): Promise<Mailbox> {
         };
         messages.push(parseMail(Buffer.concat(chunks).toString("utf8"), envelope));
         for (const listener of listeners) listener();
-        callback();
+        setTimeout(callback, delayMs);
       });
     },
   });
