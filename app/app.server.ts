@@ -13,6 +13,7 @@ import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 
+export { clientAddress } from "~/server/client-address.server";
 export { checkDatabase, closeDatabase } from "~/server/db.server";
 export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
 

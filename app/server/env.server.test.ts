@@ -30,7 +30,7 @@ describe("parseEnv defaults", () => {
       AUTH_SECRET: "dev-secret",
       MAIL_FROM: '"App" <no-reply@localhost>',
       RATE_LIMIT: false,
-      TRUST_PROXY: false,
+      TRUST_PROXY: 0,
       BODY_LIMIT: 1024 * 1024,
       PAYMENT_PROVIDER: "stripe",
       ADMIN_USER_IDS: [],
@@ -64,9 +64,22 @@ describe("parseEnv defaults", () => {
     expect(env.trustedOrigins).toEqual(["https://app.example.com", "https://admin.example.com"]);
     expect(env.ADMIN_USER_IDS).toEqual(["u1", "u2"]);
     expect(env.RATE_LIMIT).toBe(true);
-    expect(env.TRUST_PROXY).toBe(true);
+    expect(env.TRUST_PROXY).toBe(1);
     expect(env.BODY_LIMIT).toBe(2048);
     expect(env.secureCookies).toBe(true);
+  });
+
+  it("reads TRUST_PROXY as a number of trusted proxies", () => {
+    expect(ok({ TRUST_PROXY: "off" }).TRUST_PROXY).toBe(0);
+    expect(ok({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(0);
+    expect(ok({ TRUST_PROXY: "on" }).TRUST_PROXY).toBe(1);
+    expect(ok({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(ok({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(problems({ TRUST_PROXY: "-1" })).toEqual([
+      'TRUST_PROXY: must be "off", "on" (one proxy) or the number of trusted proxies such as 2, got "-1"',
+    ]);
+    expect(problems({ TRUST_PROXY: "1.5" })).toHaveLength(1);
+    expect(problems({ TRUST_PROXY: "10.0.0.1" })).toHaveLength(1);
   });
 
   it("uses a random secret per parse when no devSecret is given", () => {

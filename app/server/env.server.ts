@@ -70,6 +70,24 @@ function onOff() {
   });
 }
 
+/**
+ * TRUST_PROXY: how many reverse proxies in front of the server append to X-Forwarded-For.
+ * `off` = none (the socket peer is the client), `on` = one, or a whole number of them.
+ */
+function proxyHops() {
+  return z.string().transform((value, ctx) => {
+    const v = value.toLowerCase();
+    if (["off", "false", "no"].includes(v)) return 0;
+    if (["on", "true", "yes"].includes(v)) return 1;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    ctx.addIssue({
+      code: "custom",
+      message: `must be "off", "on" (one proxy) or the number of trusted proxies such as 2, got "${value}"`,
+    });
+    return z.NEVER;
+  });
+}
+
 /** Checks an origin (scheme + host + optional port, no path) and returns it normalized. */
 function checkOrigin(value: string): { origin: string } | { problem: string } {
   let url: URL;
@@ -178,7 +196,7 @@ function schemaFor(isProduction: boolean) {
       .optional(),
     ADMIN_USER_IDS: commaList().default([]),
     RATE_LIMIT: onOff().default(isProduction),
-    TRUST_PROXY: onOff().default(false),
+    TRUST_PROXY: proxyHops().default(0),
     BODY_LIMIT: integer(1, Number.MAX_SAFE_INTEGER, "a size in bytes such as 1048576").default(1024 * 1024),
     PAYMENT_PROVIDER: z
       .enum(["stripe", "polar"], { error: (issue) => `must be "stripe" or "polar", got "${String(issue.input)}"` })
