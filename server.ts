@@ -447,7 +447,8 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env)
 function createListener(app: App, env: Env): http.RequestListener {
   return (req, res) => {
     respond(app, env, req, res).catch((error: unknown) => {
-      console.error("Unhandled error while handling", req.method, req.url, error);
+      // The path only: a query string may carry a token (e.g. ?token= of a verification link).
+      console.error("Unhandled error while handling", req.method, req.url?.split("?")[0], error);
       if (!res.headersSent) {
         send(req, res, smallResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
       } else {

@@ -44,6 +44,7 @@ export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-12
 export const DEV_SECRET_FILE = "data/auth-secret";
 
 const MIN_SECRET_LENGTH = 32;
+const SMTP_EXAMPLE = "smtp://user:pass@mail.example.com:587";
 
 // ---- small field builders: every env value arrives as a string ----
 
@@ -137,9 +138,9 @@ function originList() {
   });
 }
 
-/** A URL whose scheme is one of `protocols` (e.g. ["smtp:", "smtps:"]). */
-function urlWith(protocols: string[], example: string) {
-  return z.string().refine(
+/** A URL whose scheme is one of `protocols` (e.g. ["smtp:", "smtps:"]); `required` words its absence. */
+function urlWith(protocols: string[], example: string, required?: string) {
+  return z.string(required ? { error: required } : undefined).refine(
     (value) => {
       try {
         return protocols.includes(new URL(value).protocol);
@@ -186,7 +187,14 @@ function schemaFor(isProduction: boolean) {
           })
           .min(MIN_SECRET_LENGTH, { message: `must be at least ${MIN_SECRET_LENGTH} characters long in production` })
       : text().optional(), // development: generated and kept in data/auth-secret
-    SMTP_URL: urlWith(["smtp:", "smtps:"], "smtp://user:pass@mail.example.com:587").optional(),
+    // Production never falls back to the development outbox: its files hold live tokens.
+    SMTP_URL: isProduction
+      ? urlWith(
+          ["smtp:", "smtps:"],
+          SMTP_EXAMPLE,
+          `is required in production (e.g. ${SMTP_EXAMPLE}): verification, password-reset and account-deletion emails need a mail server`,
+        )
+      : urlWith(["smtp:", "smtps:"], SMTP_EXAMPLE).optional(), // unset: the development outbox
     MAIL_FROM: text().default('"App" <no-reply@localhost>'),
     ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
     ADMIN_PASSWORD: z
