@@ -266,8 +266,8 @@ const VALID_HOST = /^([a-z0-9.-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/i;
  */
 function requestUrl(req: http.IncomingMessage, env: Env): URL | null {
   const base = new URL(env.BASE_URL);
-  const host = (env.TRUST_PROXY && firstValue(req.headers["x-forwarded-host"])) || req.headers.host || base.host;
-  let proto = env.TRUST_PROXY ? firstValue(req.headers["x-forwarded-proto"]) : undefined;
+  const host = (env.TRUST_PROXY > 0 && firstValue(req.headers["x-forwarded-host"])) || req.headers.host || base.host;
+  let proto = env.TRUST_PROXY > 0 ? firstValue(req.headers["x-forwarded-proto"]) : undefined;
   if (proto !== "http" && proto !== "https") proto = host === base.host ? base.protocol.slice(0, -1) : "http";
   if (!VALID_HOST.test(host) || !req.url?.startsWith("/")) return null;
   try {
@@ -276,11 +276,6 @@ function requestUrl(req: http.IncomingMessage, env: Env): URL | null {
   } catch {
     return null;
   }
-}
-
-/** The client's IP: the first X-Forwarded-For entry behind a trusted proxy, else the socket peer. */
-function clientAddress(req: http.IncomingMessage, env: Env): string | null {
-  return (env.TRUST_PROXY && firstValue(req.headers["x-forwarded-for"])) || req.socket.remoteAddress || null;
 }
 
 function toHeaders(rawHeaders: string[]): Headers {
@@ -418,7 +413,9 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
     if (!res.writableFinished) controller.abort();
   });
   const request = new Request(url, { method, headers: toHeaders(req.rawHeaders), body, signal: controller.signal });
-  const response = await app.handleRequest(request, { address: clientAddress(req, env) });
+  // The X-Forwarded-For entry our proxies wrote, never one the client did (app/server/client-address.server.ts).
+  const address = app.clientAddress(req.headersDistinct["x-forwarded-for"], req.socket.remoteAddress, env.TRUST_PROXY);
+  const response = await app.handleRequest(request, { address });
   return send(req, res, response, env);
 }
 
@@ -450,7 +447,8 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env)
 function createListener(app: App, env: Env): http.RequestListener {
   return (req, res) => {
     respond(app, env, req, res).catch((error: unknown) => {
-      console.error("Unhandled error while handling", req.method, req.url, error);
+      // The path only: a query string may carry a token (e.g. ?token= of a verification link).
+      console.error("Unhandled error while handling", req.method, req.url?.split("?")[0], error);
       if (!res.headersSent) {
         send(req, res, smallResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
       } else {

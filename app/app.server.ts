@@ -15,6 +15,7 @@ import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 
+export { clientAddress } from "~/server/client-address.server";
 export { checkDatabase } from "~/server/db.server";
 export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
 

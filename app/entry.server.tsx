@@ -32,7 +32,11 @@ export default function handleRequest(
 ) {
   const userAgent = request.headers.get("user-agent");
   // Crawlers get a bare status instead of an error page; the server log keeps the details.
-  if (responseStatusCode >= 400 && isbot(userAgent)) {
+  // Only when an error boundary is rendering (a route error was thrown): a form re-rendered
+  // after a refused action (401 on a wrong password, 429, …) is a page for every user agent,
+  // headless browsers without JavaScript included.
+  const errorPage = Boolean(routerContext.staticHandlerContext.errors);
+  if (responseStatusCode >= 400 && errorPage && isbot(userAgent)) {
     console.warn(`[crawler] ${responseStatusCode} ${request.method} ${new URL(request.url).pathname} (${userAgent})`);
     responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
     return new Response(String(responseStatusCode), { status: responseStatusCode, headers: responseHeaders });

@@ -36,6 +36,8 @@ const server = spawn(process.execPath, ["build/server.js"], {
     BASE_URL: base,
     DATABASE_URL: `file:${join(dir, "app.db")}`,
     AUTH_SECRET: "benchmark-secret-0123456789abcdefghijklmnop",
+    // Production requires a mail server; the benchmark never sends mail, so none listens here.
+    SMTP_URL: "smtp://127.0.0.1:9",
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT: "off",

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import { DEMO_ADMIN, formatProblems, parseEnv, readOrCreateDevSecret, type Env } from "./env.server";
 
 const SECRET = "s".repeat(32);
+const SMTP = "smtp://user:pass@mail.example.com:587";
 
 function ok(source: Record<string, string | undefined>): Env {
   const result = parseEnv(source, { devSecret: () => "dev-secret" });
@@ -30,7 +31,7 @@ describe("parseEnv defaults", () => {
       AUTH_SECRET: "dev-secret",
       MAIL_FROM: '"App" <no-reply@localhost>',
       RATE_LIMIT: false,
-      TRUST_PROXY: false,
+      TRUST_PROXY: 0,
       BODY_LIMIT: 1024 * 1024,
       PAYMENT_PROVIDER: "stripe",
       ADMIN_USER_IDS: [],
@@ -64,9 +65,22 @@ describe("parseEnv defaults", () => {
     expect(env.trustedOrigins).toEqual(["https://app.example.com", "https://admin.example.com"]);
     expect(env.ADMIN_USER_IDS).toEqual(["u1", "u2"]);
     expect(env.RATE_LIMIT).toBe(true);
-    expect(env.TRUST_PROXY).toBe(true);
+    expect(env.TRUST_PROXY).toBe(1);
     expect(env.BODY_LIMIT).toBe(2048);
     expect(env.secureCookies).toBe(true);
+  });
+
+  it("reads TRUST_PROXY as a number of trusted proxies", () => {
+    expect(ok({ TRUST_PROXY: "off" }).TRUST_PROXY).toBe(0);
+    expect(ok({ TRUST_PROXY: "0" }).TRUST_PROXY).toBe(0);
+    expect(ok({ TRUST_PROXY: "on" }).TRUST_PROXY).toBe(1);
+    expect(ok({ TRUST_PROXY: "1" }).TRUST_PROXY).toBe(1);
+    expect(ok({ TRUST_PROXY: "2" }).TRUST_PROXY).toBe(2);
+    expect(problems({ TRUST_PROXY: "-1" })).toEqual([
+      'TRUST_PROXY: must be "off", "on" (one proxy) or the number of trusted proxies such as 2, got "-1"',
+    ]);
+    expect(problems({ TRUST_PROXY: "1.5" })).toHaveLength(1);
+    expect(problems({ TRUST_PROXY: "10.0.0.1" })).toHaveLength(1);
   });
 
   it("uses a random secret per parse when no devSecret is given", () => {
@@ -78,16 +92,30 @@ describe("parseEnv defaults", () => {
 
 describe("parseEnv in production", () => {
   it("requires AUTH_SECRET", () => {
-    expect(problems({ NODE_ENV: "production" })).toEqual([
+    expect(problems({ NODE_ENV: "production", SMTP_URL: SMTP })).toEqual([
       expect.stringMatching(/^AUTH_SECRET: is required in production/),
     ]);
-    expect(problems({ NODE_ENV: "production", AUTH_SECRET: "short" })).toEqual([
+    expect(problems({ NODE_ENV: "production", SMTP_URL: SMTP, AUTH_SECRET: "short" })).toEqual([
       "AUTH_SECRET: must be at least 32 characters long in production",
     ]);
   });
 
+  it("requires SMTP_URL: the development outbox is no place for live tokens", () => {
+    const expected = expect.stringMatching(/^SMTP_URL: is required in production \(e\.g\. smtp:\/\/.*\): .*emails/);
+    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET })).toEqual([expected]);
+    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "  " })).toEqual([expected]);
+    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "http://mail" })).toEqual([
+      expect.stringMatching(/^SMTP_URL: must be a smtp\/smtps URL/),
+    ]);
+    // Reported together with the other problems, not one at a time.
+    expect(problems({ NODE_ENV: "production" }).map((line) => line.split(":")[0])).toEqual(["AUTH_SECRET", "SMTP_URL"]);
+    expect(ok({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP }).SMTP_URL).toBe(SMTP);
+    // Outside production the outbox stays the default.
+    expect(ok({ NODE_ENV: "test" }).SMTP_URL).toBeUndefined();
+  });
+
   it("has no demo admin, rate limiting on, and accepts a configured admin", () => {
-    const bare = ok({ NODE_ENV: "production", AUTH_SECRET: SECRET });
+    const bare = ok({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP });
     expect(bare.admin).toBeNull();
     expect(bare.RATE_LIMIT).toBe(true);
     expect(bare.isProduction).toBe(true);
@@ -96,6 +124,7 @@ describe("parseEnv in production", () => {
     const withAdmin = ok({
       NODE_ENV: "production",
       AUTH_SECRET: SECRET,
+      SMTP_URL: SMTP,
       ADMIN_EMAIL: "root@example.com",
       ADMIN_PASSWORD: "a-long-password",
       RATE_LIMIT: "off",
@@ -105,9 +134,9 @@ describe("parseEnv in production", () => {
   });
 
   it("requires both admin variables when one is set", () => {
-    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, ADMIN_EMAIL: "root@example.com" })).toEqual([
-      "ADMIN_PASSWORD: is required when ADMIN_EMAIL is set",
-    ]);
+    expect(
+      problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP, ADMIN_EMAIL: "root@example.com" }),
+    ).toEqual(["ADMIN_PASSWORD: is required when ADMIN_EMAIL is set"]);
     expect(problems({ ADMIN_PASSWORD: "a-long-password" })).toEqual([
       "ADMIN_EMAIL: is required when ADMIN_PASSWORD is set",
     ]);

@@ -44,6 +44,7 @@ export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-12
 export const DEV_SECRET_FILE = "data/auth-secret";
 
 const MIN_SECRET_LENGTH = 32;
+const SMTP_EXAMPLE = "smtp://user:pass@mail.example.com:587";
 
 // ---- small field builders: every env value arrives as a string ----
 
@@ -66,6 +67,24 @@ function onOff() {
     if (["on", "true", "1", "yes"].includes(v)) return true;
     if (["off", "false", "0", "no"].includes(v)) return false;
     ctx.addIssue({ code: "custom", message: `must be "on" or "off", got "${value}"` });
+    return z.NEVER;
+  });
+}
+
+/**
+ * TRUST_PROXY: how many reverse proxies in front of the server append to X-Forwarded-For.
+ * `off` = none (the socket peer is the client), `on` = one, or a whole number of them.
+ */
+function proxyHops() {
+  return z.string().transform((value, ctx) => {
+    const v = value.toLowerCase();
+    if (["off", "false", "no"].includes(v)) return 0;
+    if (["on", "true", "yes"].includes(v)) return 1;
+    if (/^\d{1,2}$/.test(v)) return Number(v);
+    ctx.addIssue({
+      code: "custom",
+      message: `must be "off", "on" (one proxy) or the number of trusted proxies such as 2, got "${value}"`,
+    });
     return z.NEVER;
   });
 }
@@ -119,9 +138,9 @@ function originList() {
   });
 }
 
-/** A URL whose scheme is one of `protocols` (e.g. ["smtp:", "smtps:"]). */
-function urlWith(protocols: string[], example: string) {
-  return z.string().refine(
+/** A URL whose scheme is one of `protocols` (e.g. ["smtp:", "smtps:"]); `required` words its absence. */
+function urlWith(protocols: string[], example: string, required?: string) {
+  return z.string(required ? { error: required } : undefined).refine(
     (value) => {
       try {
         return protocols.includes(new URL(value).protocol);
@@ -168,7 +187,14 @@ function schemaFor(isProduction: boolean) {
           })
           .min(MIN_SECRET_LENGTH, { message: `must be at least ${MIN_SECRET_LENGTH} characters long in production` })
       : text().optional(), // development: generated and kept in data/auth-secret
-    SMTP_URL: urlWith(["smtp:", "smtps:"], "smtp://user:pass@mail.example.com:587").optional(),
+    // Production never falls back to the development outbox: its files hold live tokens.
+    SMTP_URL: isProduction
+      ? urlWith(
+          ["smtp:", "smtps:"],
+          SMTP_EXAMPLE,
+          `is required in production (e.g. ${SMTP_EXAMPLE}): verification, password-reset and account-deletion emails need a mail server`,
+        )
+      : urlWith(["smtp:", "smtps:"], SMTP_EXAMPLE).optional(), // unset: the development outbox
     MAIL_FROM: text().default('"App" <no-reply@localhost>'),
     ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
     ADMIN_PASSWORD: z
@@ -178,7 +204,7 @@ function schemaFor(isProduction: boolean) {
       .optional(),
     ADMIN_USER_IDS: commaList().default([]),
     RATE_LIMIT: onOff().default(isProduction),
-    TRUST_PROXY: onOff().default(false),
+    TRUST_PROXY: proxyHops().default(0),
     BODY_LIMIT: integer(1, Number.MAX_SAFE_INTEGER, "a size in bytes such as 1048576").default(1024 * 1024),
     PAYMENT_PROVIDER: z
       .enum(["stripe", "polar"], { error: (issue) => `must be "stripe" or "polar", got "${String(issue.input)}"` })

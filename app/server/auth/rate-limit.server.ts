@@ -1,10 +1,12 @@
 /**
  * Rate limits, counted in the database so that every app instance sharing it sees the same
- * counts (a fixed window per client IP and path). The rules are better-auth's: 100 requests
+ * counts (a fixed window per client and bucket; a client is an IPv4 address or an IPv6 /64,
+ * a bucket is a path or a rule's shared name). The rules are better-auth's: 100 requests
  * per 10 s by default, 3 per 10 s for sign-in, sign-up, change-password and change-email,
  * 3 per 60 s for password-reset and verification-email requests. RATE_LIMIT=off disables
  * them (the default outside production).
  */
+import { isIP } from "node:net";
 import { Prisma, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError } from "~/server/errors.server";
@@ -14,9 +16,18 @@ export interface RateLimitRule {
   window: number;
   /** Requests allowed per window. */
   max: number;
+  /** Paths whose rule names the same bucket share one count; without one, each path counts alone. */
+  bucket?: string;
 }
 
 export const DEFAULT_RULE: RateLimitRule = { window: 10, max: 100 };
+
+/**
+ * /request-password-reset and /forget-password (better-auth's old name for it) are two doors
+ * to the same email, and the forgot-password page counts as the first: one bucket, or a
+ * client would get 3 requests per door.
+ */
+const PASSWORD_RESET_REQUEST: RateLimitRule = { window: 60, max: 3, bucket: "password-reset-request" };
 
 /** Special rules by path prefix (paths relative to /api/auth; pages use the same names). */
 const RULES: [prefix: string, rule: RateLimitRule][] = [
@@ -24,8 +35,8 @@ const RULES: [prefix: string, rule: RateLimitRule][] = [
   ["/sign-up", { window: 10, max: 3 }],
   ["/change-password", { window: 10, max: 3 }],
   ["/change-email", { window: 10, max: 3 }],
-  ["/request-password-reset", { window: 60, max: 3 }],
-  ["/forget-password", { window: 60, max: 3 }],
+  ["/request-password-reset", PASSWORD_RESET_REQUEST],
+  ["/forget-password", PASSWORD_RESET_REQUEST],
   ["/send-verification-email", { window: 60, max: 3 }],
 ];
 
@@ -72,7 +83,42 @@ async function sweep(): Promise<void> {
   }
 }
 
-export const rateLimitKey = (ipAddress: string | null, path: string) => `${ipAddress ?? "unknown"}|${path}`;
+/** The eight 16-bit groups of an IPv6 address that `isIP` accepted (zone already removed). */
+function ipv6Groups(address: string): number[] {
+  let text = address;
+  const ipv4Tail = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (ipv4Tail) {
+    const [a, b, c, d] = ipv4Tail.slice(1).map(Number) as [number, number, number, number];
+    text = `${text.slice(0, ipv4Tail.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head = "", tail] = text.split("::");
+  const groups = (part: string) => (part ? part.split(":").map((group) => parseInt(group, 16)) : []);
+  const left = groups(head);
+  const right = tail === undefined ? [] : groups(tail);
+  return [...left, ...new Array<number>(8 - left.length - right.length).fill(0), ...right];
+}
+
+/**
+ * Who a limit counts. An IPv6 subscriber is routinely given a whole /64 and can pick any
+ * address in it, so IPv6 clients are counted by /64 prefix; an IPv4-mapped address
+ * (::ffff:a.b.c.d, how a dual-stack socket reports IPv4 peers) is the IPv4 client it stands for.
+ */
+export function rateLimitClient(ipAddress: string | null): string {
+  const address = ipAddress?.replace(/%.*$/, "").toLowerCase();
+  if (!address) return "unknown";
+  if (isIP(address) !== 6) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high = 0, low = 0] = groups.slice(6);
+    return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  }
+  const prefix = groups.slice(0, 4).map((group) => group.toString(16));
+  return `${prefix.join(":")}::/64`;
+}
+
+/** "{client}|{bucket}": the rule's shared bucket, or else the path itself. */
+export const rateLimitKey = (ipAddress: string | null, path: string) =>
+  `${rateLimitClient(ipAddress)}|${ruleFor(path).bucket ?? path}`;
 
 /**
  * For page actions that do what an /api/auth call does (`path` is that call's path, e.g.

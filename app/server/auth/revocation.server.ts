@@ -1,5 +1,5 @@
 /**
- * Revocations that reach the cookie cache at once (docs/decisions/0007-revocation.md).
+ * Revocations that reach the cookie cache at once (docs/decisions/0008-revocation.md).
  *
  * The cookie cache lets a request skip the database for up to COOKIE_CACHE_MAX_AGE seconds,
  * so a session deleted from the database would otherwise live on in every browser that

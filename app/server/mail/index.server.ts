@@ -1,7 +1,9 @@
 /**
  * The one mailer. With SMTP_URL set, messages go out through nodemailer over SMTP; without
- * it (development) they land in a local outbox: data/outbox/<time>-<template>.eml plus a log
- * line with the recipient, subject and link, so flows can be followed without a mail server.
+ * it (development only: production requires SMTP_URL) they land in a local outbox:
+ * data/outbox/<time>-<template>.eml plus a log line with the recipient, subject and file, so
+ * flows can be followed without a mail server. The log line never carries the link: links
+ * hold live tokens, and logs are copied to places a token must not reach.
  */
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
@@ -48,5 +50,5 @@ export async function sendMail({ to, template, locale, data }: MailInput): Promi
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${template}.eml`);
   await writeFile(file, info.message);
-  console.log(`[outbox] to ${to}: "${subject}" ${data.url} (${file})`);
+  console.log(`[outbox] to ${to}: "${subject}" (${file})`);
 }

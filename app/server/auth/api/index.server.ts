@@ -194,7 +194,8 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
   } catch (error) {
     if (error instanceof Response) return withCookies(error, cookies, headers);
     if (isAppError(error)) return withCookies(errorResponse(error), cookies, headers);
-    console.error(`${request.method} ${url.pathname} failed:`, error);
+    // The route's pattern, not the URL: a path parameter may be a token (/reset-password/:token).
+    console.error(`${request.method} ${BASE_PATH}${endpoint.path} failed:`, error);
     return new Response(null, { status: 500 });
   }
 }
