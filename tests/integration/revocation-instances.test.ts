@@ -1,0 +1,134 @@
+/**
+ * Two app instances on one PostgreSQL database: a revocation made through one ends the
+ * session on the other at once, although the other holds a valid cookie cache; and an
+ * instance whose LISTEN connection is down reads the database instead of trusting caches.
+ * PostgreSQL only (TEST_DATABASE_URL); SQLite has one process, covered by security.test.ts.
+ */
+import bcrypt from "bcryptjs";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { makeTestClient, type TestClient } from "./helpers/auth-client";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startServer, type RunningServer } from "./helpers/server";
+
+const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? "");
+const SECRET = "integration-test-secret-instances-0123456789";
+const PASSWORD = "correct horse battery";
+/** A fresh instance trusts no cache for a cookie lifetime after its listener connects. */
+const TRUST_TIMEOUT_MS = 100_000;
+
+let db: TestDatabase;
+let a: RunningServer;
+let b: RunningServer;
+let prisma: import("~/server/db.server").Database;
+
+async function createUser() {
+  const email = `instances-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
+  const user = await prisma.user.create({ data: { email, name: "Two Instances", emailVerified: true } });
+  await prisma.account.create({
+    data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
+  });
+  return user;
+}
+
+async function signIn(server: RunningServer, email: string): Promise<TestClient> {
+  const c = makeTestClient(server.url);
+  expect((await c.client.signIn.email({ email, password: PASSWORD })).error).toBeNull();
+  expect(c.jar.has("app.session_data")).toBe(true);
+  return c;
+}
+
+/** The same browser (cookies, cache included) talking to another instance. */
+function sameBrowserOn(server: RunningServer, c: TestClient): TestClient {
+  const other = makeTestClient(server.url);
+  for (const [name, value] of c.jar) other.jar.set(name, value);
+  return other;
+}
+
+const sessionOf = async (c: TestClient) => (await c.client.getSession()).data;
+
+/**
+ * Whether `server` answers from its cookie cache: a session deleted behind the app's back
+ * (plain SQL, no NOTIFY) is only still served by an instance that trusts the cache.
+ */
+async function servesFromCache(server: RunningServer): Promise<boolean> {
+  const user = await createUser();
+  const c = await signIn(server, user.email);
+  await prisma.session.deleteMany({ where: { userId: user.id } });
+  return (await sessionOf(c))?.user.id === user.id;
+}
+
+async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, what: string) {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition())) {
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+}
+
+describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () => {
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const env = { DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: "smtp://127.0.0.1:9" };
+    [a, b] = await Promise.all([startServer(env), startServer(env)]);
+    const { createDatabase } = await import("~/server/db.server");
+    prisma = createDatabase(db.url);
+    // Both instances must be past their first minute, when no cache is trusted yet.
+    await waitFor(() => servesFromCache(b), TRUST_TIMEOUT_MS, "instance B to trust its cookie cache");
+  }, TRUST_TIMEOUT_MS + 60_000);
+
+  afterAll(async () => {
+    await prisma?.$disconnect();
+    await Promise.all([a?.stop(), b?.stop()]);
+    await db?.drop();
+  });
+
+  it("a session made on one instance is valid on the other", async () => {
+    const user = await createUser();
+    const onA = await signIn(a, user.email);
+    expect((await sessionOf(sameBrowserOn(b, onA)))?.user.id).toBe(user.id);
+  });
+
+  it("revoke on A: the next request on B is refused, cookie cache and all", async () => {
+    const user = await createUser();
+    const victim = await signIn(a, user.email);
+    const onB = sameBrowserOn(b, victim);
+    expect((await sessionOf(onB))?.user.id).toBe(user.id);
+    const owner = await signIn(a, user.email);
+    expect((await owner.client.revokeOtherSessions()).error).toBeNull();
+    expect(await sessionOf(onB)).toBeNull();
+
+    // Sign-out on B reaches A the same way.
+    const other = await createUser();
+    const onBoth = await signIn(b, other.email);
+    const replay = sameBrowserOn(a, onBoth);
+    expect((await sessionOf(replay))?.user.id).toBe(other.id);
+    expect((await onBoth.client.signOut()).error).toBeNull();
+    expect(await sessionOf(replay)).toBeNull();
+  });
+
+  it("B reads the database while its listener is disconnected", async () => {
+    const admin = new pg.Client({ connectionString: db.url });
+    await admin.connect();
+    try {
+      const killed = await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = $1",
+        [`app-revocations-${b.pid}`],
+      );
+      expect(killed.rowCount).toBe(1);
+    } finally {
+      await admin.end();
+    }
+    await waitFor(async () => b.stdout().includes("Revocation listener disconnected"), 10_000, "B to notice");
+    // A deletion no instance announced: only reading the database can notice it.
+    expect(await servesFromCache(b)).toBe(false);
+    await waitFor(
+      async () => /Revocation listener connected[\s\S]*Revocation listener connected/.test(b.stdout()),
+      20_000,
+      "B to reconnect",
+    );
+    // Back, but still distrusting for a cookie lifetime: notices may have been missed meanwhile.
+    expect(await servesFromCache(b)).toBe(false);
+    expect(await servesFromCache(a)).toBe(true);
+  });
+});
