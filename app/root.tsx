@@ -110,7 +110,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
 
   return (
     <div className="flex min-h-screen flex-col">
-      <title>{`${status} - ${message}`}</title>
+      <title>{`${status} - ${status === 404 ? "Page Not Found" : status >= 500 ? "Internal Server Error" : message}`}</title>
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex h-14 max-w-6xl items-center px-4">
           <Brand />

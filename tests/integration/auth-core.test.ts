@@ -549,6 +549,15 @@ describe("get-session", () => {
   });
 
   it("serves the session from the signed cookie cache without reading the database", async () => {
+    // On PostgreSQL a new instance trusts no cache until its revocation listener has been up
+    // for a cookie lifetime (docs/decisions/0008): wait for that first.
+    for (let deadline = Date.now() + 90_000; ;) {
+      const probe = await signedIn();
+      await prisma.session.deleteMany({ where: { userId: probe.user.id } });
+      if ((await probe.c.client.getSession()).data) break;
+      if (Date.now() > deadline) throw new Error("the server never trusted its cookie cache");
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+    }
     const { c, user, setCookies } = await signedIn();
     const cache = cookieLine(setCookies, COOKIE.data)!;
     expect(cache).toContain("Max-Age=60");
@@ -573,7 +582,7 @@ describe("get-session", () => {
     expect(fresh.data).toBeNull();
     expect(c.jar.has(COOKIE.data)).toBe(false);
     expect(c.jar.has(COOKIE.token)).toBe(false);
-  });
+  }, 120_000);
 
   it("sets no cookie cache when it would exceed 4093 characters", async () => {
     const { c, user, setCookies } = await signedIn({ name: "N".repeat(3500) });
