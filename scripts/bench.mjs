@@ -1,18 +1,27 @@
 #!/usr/bin/env node
-// Benchmarks of the built server on loopback, printed as figures against the targets:
-// get-session throughput with and without the cookie cache, sign-in latency, and how much a
-// burst of sign-ins slows the home page. Run `npm run build` first.
+// Benchmarks of the built server on loopback, printed as figures against the targets and
+// written as JSON (test-results/bench.json): page throughput, p99 and server CPU per page,
+// get-session with and without the cookie cache, sign-in latency, how much a burst of
+// sign-ins slows the home page, peak RSS, and the JavaScript each public page ships.
+// `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
+// Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
+const SOAK = process.argv.includes("--soak");
+const SOAK_REQUESTS = 100_000;
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
+const PAGES = ["/", "/pricing"];
+const TARGETS = { pageRps: 1000, pageP99: 100, pageCpuMs: 2, getSession: 3000, signInP50: 120, stormRatio: 1.5 };
+const BUDGETS = { rssPeakMb: 200, homeJsKb: 110, soakGrowth: 0.1 };
 
 if (!existsSync("build/server.js")) {
   console.error("No build found: run `npm run build` first.");
@@ -36,11 +45,11 @@ const server = spawn(process.execPath, ["build/server.js"], {
     BASE_URL: base,
     DATABASE_URL: `file:${join(dir, "app.db")}`,
     AUTH_SECRET: "benchmark-secret-0123456789abcdefghijklmnop",
-    // Production requires a mail server; the benchmark never sends mail, so none listens here.
-    SMTP_URL: "smtp://127.0.0.1:9",
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT: "off",
+    // Production requires a mail server; the benchmark never sends mail.
+    SMTP_URL: "smtp://127.0.0.1:9",
   },
   stdio: ["ignore", "ignore", "inherit"],
 });
@@ -51,99 +60,228 @@ async function stop() {
   rmSync(dir, { recursive: true, force: true });
 }
 
+// ---- the server process, read from /proc ----
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+function cpuMs() {
+  const fields = readFileSync(`/proc/${server.pid}/stat`, "utf8").split(") ")[1].split(" ");
+  return (Number(fields[11]) + Number(fields[12])) * TICK_MS; // utime + stime
+}
+function rssMb() {
+  const line = readFileSync(`/proc/${server.pid}/status`, "utf8").match(/VmRSS:\s+(\d+) kB/);
+  return line ? Number(line[1]) / 1024 : 0;
+}
+let rssPeak = 0;
+const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb())), 200);
+
 try {
   for (let i = 0; ; i++) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
+    const up = await fetch(`${base}/healthz`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (up) break;
     if (i > 240) throw new Error("server did not start");
     await new Promise((r) => setTimeout(r, 250));
   }
 
-  const signIn = () =>
-    fetch(`${base}/api/auth/sign-in/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: base },
-      body: JSON.stringify(ADMIN),
+  const load = (path, { connections = CONNECTIONS, headers = {}, amount } = {}) =>
+    autocannon({
+      url: base + path,
+      connections,
+      ...(amount ? { amount } : { duration: DURATION }),
+      headers: { "user-agent": BROWSER, ...headers },
     });
 
-  // A signed-in cookie jar, including the session cache cookie that get-session sets.
-  const jar = new Map();
-  const keep = (res) => {
-    for (const line of res.headers.getSetCookie()) {
-      const [pair] = line.split(";");
-      const eq = pair.indexOf("=");
-      jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-    }
-  };
-  const first = await signIn();
-  if (!first.ok) throw new Error(`sign-in failed: ${first.status} ${await first.text()}`);
-  keep(first);
-  keep(await fetch(`${base}/api/auth/get-session`, { headers: { Cookie: cookieHeader() } }));
-  function cookieHeader() {
-    return [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+  /** A run with the server's CPU time per request. */
+  async function measured(path, options) {
+    const before = cpuMs();
+    const result = await load(path, options);
+    const cpu = (cpuMs() - before) / Math.max(1, result.requests.total);
+    return { result, cpu };
   }
 
-  const load = (path, connections = CONNECTIONS, headers = {}) =>
-    autocannon({ url: base + path, connections, duration: DURATION, headers: { "user-agent": BROWSER, ...headers } });
-
-  const cached = await load("/api/auth/get-session", CONNECTIONS, { cookie: cookieHeader() });
-  const uncached = await load("/api/auth/get-session?disableCookieCache=true", CONNECTIONS, { cookie: cookieHeader() });
-
-  const latencies = [];
-  for (let i = 0; i < 40; i++) {
-    const started = performance.now();
-    const res = await signIn();
-    await res.arrayBuffer();
-    latencies.push(performance.now() - started);
-  }
-  latencies.sort((a, b) => a - b);
-  const pct = (list, p) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
-
-  const idle = await load("/", 8);
-  let bursting = true;
-  let burstSignIns = 0;
-  const burst = Array.from({ length: 8 }, async () => {
-    while (bursting) {
-      await (await signIn()).arrayBuffer();
-      burstSignIns++;
+  if (SOAK) {
+    console.log(`\nsoak: ${SOAK_REQUESTS} requests to / (${CONNECTIONS} connections), RSS every 10,000\n`);
+    const readings = [];
+    for (let sent = 0; sent < SOAK_REQUESTS; sent += 10_000) {
+      const result = await load("/", { amount: 10_000 });
+      readings.push(rssMb());
+      console.log(
+        `${String(sent + 10_000).padStart(7)} requests   RSS ${readings.at(-1).toFixed(0)} MB   (${result.non2xx} non-2xx)`,
+      );
     }
-  });
-  const busy = await load("/", 8);
-  bursting = false;
-  await Promise.all(burst);
-
-  const ratio = busy.latency.p99 / idle.latency.p99;
-  const row = (label, value, target, ok) =>
+    const growth = readings.at(-1) / readings[1] - 1;
     console.log(
-      `${label.padEnd(44)} ${value.padStart(14)}   ${target.padEnd(16)} ${ok === undefined ? "" : ok ? "ok" : "MISSED"}`,
+      `\nRSS after 100,000 vs after 20,000: ${(growth * 100).toFixed(1)} %   (budget <= ${BUDGETS.soakGrowth * 100} %) ${growth <= BUDGETS.soakGrowth ? "ok" : "MISSED"}`,
     );
-  console.log(`\nloopback, ${CONNECTIONS} connections, ${DURATION} s per run, NODE_ENV=production, SQLite\n`);
-  row(
-    "get-session with cookie cache",
-    `${Math.round(cached.requests.average)} req/s`,
-    ">= 3000 req/s",
-    cached.requests.average >= 3000,
-  );
-  row("get-session without cookie cache", `${Math.round(uncached.requests.average)} req/s`, "", undefined);
-  row("sign-in latency p50 (sequential)", `${pct(latencies, 50).toFixed(1)} ms`, "< 120 ms", pct(latencies, 50) < 120);
-  row("sign-in latency p99 (sequential)", `${pct(latencies, 99).toFixed(1)} ms`, "", undefined);
-  row("home p99, idle (8 connections)", `${idle.latency.p99} ms`, "", undefined);
-  row(`home p99, during ${burstSignIns} parallel sign-ins`, `${busy.latency.p99} ms`, "", undefined);
-  row("home p99 ratio (burst / idle)", ratio.toFixed(2), "<= 1.5", ratio <= 1.5);
-  for (const [name, result] of [
-    ["cached", cached],
-    ["uncached", uncached],
-    ["idle", idle],
-    ["busy", busy],
-  ]) {
-    if (result.non2xx || result.errors)
-      console.log(`warning: ${name} run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+    writeResults({ soak: { rssMb: readings, growth } });
+  } else {
+    await runAll();
+  }
+
+  async function runAll() {
+    const signIn = () =>
+      fetch(`${base}/api/auth/sign-in/email`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: base },
+        body: JSON.stringify(ADMIN),
+      });
+    // A signed-in cookie jar, including the session cache cookie.
+    const jar = new Map();
+    const keep = (res) => {
+      for (const line of res.headers.getSetCookie()) {
+        const [pair] = line.split(";");
+        const eq = pair.indexOf("=");
+        jar.set(pair.slice(0, eq), pair.slice(eq + 1));
+      }
+    };
+    const cookieHeader = () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
+    const first = await signIn();
+    if (!first.ok) throw new Error(`sign-in failed: ${first.status} ${await first.text()}`);
+    keep(first);
+
+    // JavaScript each public page loads: its scripts and module preloads, gzipped.
+    const js = {};
+    for (const path of PAGES) {
+      const html = await (await fetch(base + path, { headers: { "user-agent": BROWSER } })).text();
+      const urls = new Set(
+        [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map(
+          (m) => m[1],
+        ),
+      );
+      for (const m of html.matchAll(/import\s*\(?\s*"([^"]+\.js)"/g)) urls.add(m[1]);
+      let bytes = 0;
+      for (const url of urls)
+        bytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;
+      js[path] = { files: urls.size, gzipKb: bytes / 1024 };
+    }
+
+    for (const path of PAGES) await load(path, { amount: 2000 }); // warm-up
+    const pages = {};
+    for (const path of PAGES) pages[path] = await measured(path);
+
+    const cached = await measured("/api/auth/get-session", { headers: { cookie: cookieHeader() } });
+    const uncached = await measured("/api/auth/get-session?disableCookieCache=true", {
+      headers: { cookie: cookieHeader() },
+    });
+
+    const latencies = [];
+    for (let i = 0; i < 40; i++) {
+      const started = performance.now();
+      const res = await signIn();
+      await res.arrayBuffer();
+      latencies.push(performance.now() - started);
+    }
+    latencies.sort((a, b) => a - b);
+    const pct = (list, p) => list[Math.min(list.length - 1, Math.floor((p / 100) * list.length))];
+
+    const idle = await load("/", { connections: 8 });
+    let bursting = true;
+    let burstSignIns = 0;
+    const burst = Array.from({ length: 8 }, async () => {
+      while (bursting) {
+        await (await signIn()).arrayBuffer();
+        burstSignIns++;
+      }
+    });
+    const busy = await load("/", { connections: 8 });
+    bursting = false;
+    await Promise.all(burst);
+    const ratio = busy.latency.p99 / idle.latency.p99;
+
+    const row = (label, value, target, ok) =>
+      console.log(
+        `${label.padEnd(44)} ${value.padStart(14)}   ${target.padEnd(16)} ${ok === undefined ? "" : ok ? "ok" : "MISSED"}`,
+      );
+    console.log(`\nloopback, ${CONNECTIONS} connections, ${DURATION} s per run, NODE_ENV=production, SQLite\n`);
+    for (const path of PAGES) {
+      const { result, cpu } = pages[path];
+      row(
+        `${path} throughput`,
+        `${Math.round(result.requests.average)} req/s`,
+        `>= ${TARGETS.pageRps} req/s`,
+        result.requests.average >= TARGETS.pageRps,
+      );
+      row(`${path} p99`, `${result.latency.p99} ms`, `< ${TARGETS.pageP99} ms`, result.latency.p99 < TARGETS.pageP99);
+      row(
+        `${path} server CPU per page`,
+        `${cpu.toFixed(2)} ms`,
+        `<= ${TARGETS.pageCpuMs} ms`,
+        cpu <= TARGETS.pageCpuMs,
+      );
+    }
+    row(
+      "get-session with cookie cache",
+      `${Math.round(cached.result.requests.average)} req/s`,
+      `>= ${TARGETS.getSession} req/s`,
+      cached.result.requests.average >= TARGETS.getSession,
+    );
+    row("get-session without cookie cache", `${Math.round(uncached.result.requests.average)} req/s`, "", undefined);
+    row(
+      "sign-in latency p50 (sequential)",
+      `${pct(latencies, 50).toFixed(1)} ms`,
+      `< ${TARGETS.signInP50} ms`,
+      pct(latencies, 50) < TARGETS.signInP50,
+    );
+    row("sign-in latency p99 (sequential)", `${pct(latencies, 99).toFixed(1)} ms`, "", undefined);
+    row("home p99, idle (8 connections)", `${idle.latency.p99} ms`, "", undefined);
+    row(`home p99, during ${burstSignIns} parallel sign-ins`, `${busy.latency.p99} ms`, "", undefined);
+    row("home p99 ratio (burst / idle)", ratio.toFixed(2), `<= ${TARGETS.stormRatio}`, ratio <= TARGETS.stormRatio);
+    row("server RSS, peak", `${rssPeak.toFixed(0)} MB`, `<= ${BUDGETS.rssPeakMb} MB`, rssPeak <= BUDGETS.rssPeakMb);
+    for (const path of PAGES) {
+      const budget = path === "/" ? BUDGETS.homeJsKb : undefined;
+      row(
+        `JavaScript of ${path} (gzip, ${js[path].files} files)`,
+        `${js[path].gzipKb.toFixed(1)} KB`,
+        budget ? `<= ${budget} KB` : "",
+        budget ? js[path].gzipKb <= budget : undefined,
+      );
+    }
+    for (const [name, result] of [
+      ...PAGES.map((path) => [path, pages[path].result]),
+      ["get-session cached", cached.result],
+      ["get-session uncached", uncached.result],
+      ["idle", idle],
+      ["busy", busy],
+    ]) {
+      if (result.non2xx || result.errors)
+        console.log(`warning: ${name} run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
+    }
+
+    writeResults({
+      pages: Object.fromEntries(
+        PAGES.map((path) => [
+          path,
+          {
+            rps: pages[path].result.requests.average,
+            p99Ms: pages[path].result.latency.p99,
+            cpuMsPerPage: pages[path].cpu,
+          },
+        ]),
+      ),
+      getSession: { cachedRps: cached.result.requests.average, uncachedRps: uncached.result.requests.average },
+      signIn: { p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) },
+      storm: { idleP99Ms: idle.latency.p99, busyP99Ms: busy.latency.p99, ratio },
+      rssPeakMb: rssPeak,
+      javascript: js,
+    });
   }
 } finally {
+  clearInterval(sampler);
   await stop();
+}
+
+function writeResults(figures) {
+  mkdirSync("test-results", { recursive: true });
+  const file = SOAK ? "test-results/bench-soak.json" : "test-results/bench.json";
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { date: new Date().toISOString(), connections: CONNECTIONS, duration: DURATION, ...figures },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nfigures written to ${file}`);
 }
