@@ -3,8 +3,12 @@ import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
+import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
+import { splitLocale } from "~/i18n/config";
 import { NonceProvider } from "~/lib/nonce";
+import { i18nFor } from "~/server/i18n.server";
+import { cachedPage, pageCacheKey, storePage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -43,6 +47,14 @@ export default function handleRequest(
   }
 
   const nonce = randomBytes(16).toString("base64");
+  const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, routerContext);
+  const cached = cacheKey && cachedPage(cacheKey, nonce);
+  responseHeaders.set("Content-Type", "text/html; charset=utf-8");
+  responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+  if (cached) {
+    responseHeaders.set("Content-Length", String(Buffer.byteLength(cached)));
+    return new Response(cached, { status: responseStatusCode, headers: responseHeaders });
+  }
   // Bots and SPA-mode builds want the whole document; browsers get it streamed.
   const readyEvent = isbot(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
@@ -50,15 +62,23 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        <I18nextProvider i18n={i18nFor(splitLocale(new URL(request.url).pathname).locale)}>
+          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+        </I18nextProvider>
       </NonceProvider>,
       {
         nonce,
         [readyEvent]() {
           shellRendered = true;
           const body = new PassThrough();
-          responseHeaders.set("Content-Type", "text/html; charset=utf-8");
-          responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
+          if (cacheKey) {
+            // Keep a copy of what is sent; stored once the whole document rendered fine.
+            const chunks: Buffer[] = [];
+            body.on("data", (chunk: Buffer) => chunks.push(chunk));
+            body.on("end", () => {
+              if (responseStatusCode === 200) storePage(cacheKey, Buffer.concat(chunks).toString("utf8"), nonce);
+            });
+          }
           resolve(
             new Response(createReadableStreamFromReadable(body), {
               headers: responseHeaders,

@@ -1,5 +1,4 @@
-import { useMemo } from "react";
-import { I18nextProvider, useTranslation } from "react-i18next";
+import { useTranslation } from "react-i18next";
 import {
   data,
   isRouteErrorResponse,
@@ -10,13 +9,13 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
+import { useChangeLanguage } from "remix-i18next/react";
 import type { Route } from "./+types/root";
 import "./app.css";
 import { Brand } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
 import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
-import { createI18n } from "~/lib/i18n";
 import { useNonce } from "~/lib/nonce";
 import { themeScript } from "~/lib/theme";
 import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
@@ -25,7 +24,7 @@ import { originMiddleware } from "~/server/auth/origin.server";
 import { currentBuildId } from "~/server/build-info.server";
 import { loadEnv } from "~/server/env.server";
 import { formBodyMiddleware } from "~/server/forms.server";
-import { getInstance, getLocale, i18nextMiddleware, resourcesFor } from "~/server/i18n.server";
+import { getInstance, getLocale, i18nextMiddleware } from "~/server/i18n.server";
 import { getToast } from "~/server/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
@@ -36,6 +35,9 @@ export const middleware: Route.MiddlewareFunction[] = [
   routeRulesMiddleware,
 ];
 
+/** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
+export const handle = { i18n: ["common"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(context) as Locale;
   const user = getUser(context);
@@ -43,7 +45,6 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   return data(
     {
       locale,
-      resources: resourcesFor(locale),
       brand: getInstance(context).t("brand"),
       baseUrl: loadEnv().BASE_URL,
       buildId: currentBuildId(),
@@ -63,7 +64,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const rootData = useRootData();
   const nonce = useNonce();
   const locale = useLocale();
-  const i18n = useMemo(() => createI18n(locale, rootData?.resources), [locale, rootData?.resources]);
+  // The i18next instance comes from entry.server.tsx / entry.client.tsx; a client-side
+  // navigation into another language switches it (loading that language's namespaces first).
+  useChangeLanguage(locale);
   return (
     <html lang={locale} dir="ltr" suppressHydrationWarning>
       <head>
@@ -76,11 +79,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
-        <I18nextProvider i18n={i18n}>
-          {children}
-          <Toaster serverToast={rootData?.toast ?? null} />
-          <NewVersionWatcher buildId={rootData?.buildId ?? null} />
-        </I18nextProvider>
+        {children}
+        <Toaster serverToast={rootData?.toast ?? null} />
+        <NewVersionWatcher buildId={rootData?.buildId ?? null} />
         <ScrollRestoration nonce={nonce} />
         <Scripts nonce={nonce} />
       </body>

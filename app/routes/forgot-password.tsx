@@ -21,6 +21,8 @@ import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
+export const handle = { i18n: ["auth"] };
+
 export function loader({ request, context }: Route.LoaderArgs) {
   const sent = new URL(request.url).searchParams.get("sent") === "1";
   return { meta: pageMeta(context, "forgotPassword"), sent };

@@ -6,27 +6,23 @@ import { AppLink } from "~/components/AppLink";
 import { Footer } from "~/components/Footer";
 import { Icon, type IconName } from "~/components/Icon";
 import { Navbar } from "~/components/Navbar";
-import { defaultLocale, isLocale, LOCALE_COOKIE, localizePath, matchAcceptLanguage } from "~/i18n/config";
+import { defaultLocale, localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
-import { parseCookies } from "~/server/auth/cookies.server";
+import { preferredLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
+
+export const handle = { i18n: ["home"] };
 
 /**
  * Only the bare root may redirect, once, to the remembered or the browser's language.
  * Crawlers never are, so every language version stays indexable at its own URL.
  */
-function preferredLocale(request: Request) {
-  const remembered = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
-  if (isLocale(remembered)) return remembered;
-  return matchAcceptLanguage(request.headers.get("Accept-Language"));
-}
-
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   const url = new URL(request.url);
   if (url.pathname === "/" && !isbot(request.headers.get("user-agent"))) {
-    const locale = preferredLocale(request);
-    if (locale && locale !== defaultLocale) throw redirect(localizePath("/", locale) + url.search);
+    const locale = await preferredLocale(request);
+    if (locale !== defaultLocale) throw redirect(localizePath("/", locale) + url.search);
   }
   return { meta: pageMeta(context, "home") };
 }

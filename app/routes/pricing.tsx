@@ -9,6 +9,8 @@ import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { pageMeta } from "~/server/page-meta.server";
 
+export const handle = { i18n: ["pricing"] };
+
 export function loader({ request, context }: Route.LoaderArgs) {
   // The interval lives in the query, so the toggle is a plain link that works without JS.
   const interval: BillingInterval =

@@ -48,6 +48,8 @@ import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
+export const handle = { i18n: ["auth"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(request, context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;

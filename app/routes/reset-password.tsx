@@ -25,6 +25,8 @@ import { redirectWithToast } from "~/server/toast.server";
  * The emailed link goes through /api/auth/reset-password/{token}, which sends the browser
  * here with `?token=…`, or with `?error=INVALID_TOKEN` when the token is unknown or expired.
  */
+export const handle = { i18n: ["auth"] };
+
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const given = params.get("error") ? null : params.get("token");

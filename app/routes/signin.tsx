@@ -25,6 +25,8 @@ import { authT, cookieHeaders, failed, invalid, pageLocale, SECRET_FIELDS } from
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
+export const handle = { i18n: ["auth"] };
+
 export function loader({ context }: Route.LoaderArgs) {
   return { meta: pageMeta(context, "signin") };
 }

@@ -26,6 +26,8 @@ import { redirectWithToast } from "~/server/toast.server";
 const ERRORS = ["token_expired", "invalid_token", "user_not_found", "unauthorized"] as const;
 type VerifyError = (typeof ERRORS)[number];
 
+export const handle = { i18n: ["auth"] };
+
 export function loader({ request, context }: Route.LoaderArgs) {
   const error = new URL(request.url).searchParams.get("error");
   const user = getUser(context);

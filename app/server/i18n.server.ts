@@ -1,44 +1,56 @@
-import { createInstance, type i18n, type Resource, type ResourceLanguage } from "i18next";
+import { createInstance, type i18n, type Resource } from "i18next";
+import { initReactI18next } from "react-i18next";
+import { LanguageDetector } from "remix-i18next/server";
 import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { defaultLocale, locales, namespaces, splitLocale, type Locale } from "~/i18n/config";
+import { defaultLocale, isLocale, LOCALE_COOKIE, locales, namespaces, splitLocale, type Locale } from "~/i18n/config";
+import { parseCookies } from "~/server/auth/cookies.server";
 
-// All translations are bundled into the server at build time; a page receives only its own
-// language's resources through the root loader.
+// All translations are bundled into the server at build time. The browser never gets them
+// from here: it loads each namespace a page declares (`handle.i18n`) as its own hashed,
+// immutable file (app/lib/i18n.client.ts).
 const files = import.meta.glob<{ default: Record<string, unknown> }>("../../locales/*/*.json", {
   eager: true,
 });
 
-export const resources: Resource = Object.fromEntries(
+const resources: Resource = Object.fromEntries(
   locales.map((lng) => [
     lng,
     Object.fromEntries(namespaces.map((ns) => [ns, files[`../../locales/${lng}/${ns}.json`]?.default ?? {}])),
   ]),
 );
 
-export function resourcesFor(locale: Locale): ResourceLanguage {
-  return resources[locale] ?? {};
+/**
+ * One ready i18next instance per locale, made once for the process and shared by every
+ * request and every server render in that language (they only read it: nothing may call
+ * `changeLanguage` on them). Cloning or creating an instance per request was most of the
+ * cost of a small request and, through listeners a clone leaves on the store it shares,
+ * memory that grew with every request.
+ */
+const instances = new Map<Locale, i18n>(
+  locales.map((lng) => {
+    const instance = createInstance({
+      lng,
+      resources: { [lng]: resources[lng]!, [defaultLocale]: resources[defaultLocale]! },
+      ns: [...namespaces],
+      defaultNS: "common",
+      fallbackLng: defaultLocale,
+      supportedLngs: [...locales],
+      interpolation: { escapeValue: false },
+      initAsync: false,
+      showSupportNotice: false,
+      react: { useSuspense: false },
+    });
+    void instance.use(initReactI18next).init();
+    return [lng, instance];
+  }),
+);
+
+/** The shared instance of `locale`. */
+export function i18nFor(locale: Locale): i18n {
+  return instances.get(locale) ?? instances.get(defaultLocale)!;
 }
 
-/**
- * One i18next instance for the process, holding every language. Creating an instance per
- * request (as remix-i18next's middleware does) copies all resources each time and was the
- * largest cost of a small API request; a request only needs a view of this one in its
- * language, and most never ask for it.
- */
-const shared = createInstance({
-  resources,
-  ns: [...namespaces],
-  defaultNS: "common",
-  fallbackLng: defaultLocale,
-  supportedLngs: [...locales],
-  interpolation: { escapeValue: false },
-  initAsync: false,
-  showSupportNotice: false,
-});
-void shared.init();
-
 const localeContext = createContext<Locale>(defaultLocale);
-const views = new WeakMap<object, i18n>();
 
 /** The page language comes from the URL prefix alone. */
 export const i18nextMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
@@ -49,12 +61,27 @@ export function getLocale(context: Readonly<RouterContextProvider>): Locale {
   return context.get(localeContext);
 }
 
-/** An i18next view in the request's language (made on first use, sharing the resources). */
+/** The i18next instance of the request's language. */
 export function getInstance(context: Readonly<RouterContextProvider>): i18n {
-  let view = views.get(context);
-  if (!view) {
-    view = shared.cloneInstance({ lng: getLocale(context), initAsync: false });
-    views.set(context, view);
-  }
-  return view;
+  return i18nFor(getLocale(context));
+}
+
+/**
+ * The language a visitor of the bare `/` prefers: the remembered choice (the plain `lng`
+ * cookie the locale switcher sets), then Accept-Language, else English. remix-i18next's
+ * detector, told our locales.
+ */
+const languageDetector = new LanguageDetector({
+  supportedLanguages: [...locales],
+  fallbackLanguage: defaultLocale,
+  order: ["custom", "header"],
+  async findLocale(request) {
+    const remembered = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
+    return isLocale(remembered) ? remembered : null;
+  },
+});
+
+export async function preferredLocale(request: Request): Promise<Locale> {
+  const detected = await languageDetector.detect(request);
+  return isLocale(detected) ? detected : defaultLocale;
 }

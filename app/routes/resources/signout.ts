@@ -1,17 +1,17 @@
 import type { Route } from "./+types/signout";
 import { isLocale, localizePath } from "~/i18n/config";
 import { endSession } from "~/server/auth/session.server";
-import { getInstance } from "~/server/i18n.server";
+import { i18nFor } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** The user menu's sign-out form: ends the session, clears the cookie, goes home. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request }: Route.ActionArgs) {
   const form = await request.formData();
   const lng = form.get("locale");
   const locale = isLocale(lng) ? lng : "en";
   const headers = new Headers();
   for (const cookie of await endSession(request)) headers.append("Set-Cookie", cookie);
-  const t = getInstance(context).getFixedT(locale);
+  const { t } = i18nFor(locale);
   return redirectWithToast(localizePath("/", locale), { type: "success", title: t("toast.signedOut") }, { headers });
 }
 
