@@ -3,12 +3,21 @@ import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
 import { defineConfig } from "vite";
 
+/** Where a lazily loaded chunk goes: translations under assets/locales/<lng>/, the rest as usual. */
+function localeChunkName(chunk: { facadeModuleId: string | null }): string {
+  const locale = chunk.facadeModuleId?.match(/\/locales\/([^/]+)\/([^/]+)\.json$/);
+  return locale ? `assets/locales/${locale[1]}/${locale[2]}-[hash].js` : "assets/[name]-[hash].js";
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   // The server bundle's entry is app/app.server.ts: it exports the request handler plus the
   // start-up and shutdown hooks server.ts needs, so both share one database client.
   build: {
-    rollupOptions: isSsrBuild ? { input: "./app/app.server.ts" } : undefined,
+    rollupOptions: isSsrBuild
+      ? { input: "./app/app.server.ts" }
+      : // Translation files get their own folder per language, e.g. assets/locales/fr/auth-[hash].js.
+        { output: { chunkFileNames: localeChunkName } },
     // The icon sprite is referenced by fragment (<use href="sprite.svg#id">), which a data: URL cannot serve.
     assetsInlineLimit: (file: string) => (file.endsWith(".svg") ? false : undefined),
   },

@@ -1,3 +1,4 @@
+import { useEffect } from "react";
 import { useTranslation } from "react-i18next";
 import {
   data,
@@ -11,6 +12,7 @@ import {
 } from "react-router";
 import { useChangeLanguage } from "remix-i18next/react";
 import type { Route } from "./+types/root";
+import { withTranslations } from "~/lib/translations";
 import "./app.css";
 import { Brand } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
@@ -37,6 +39,11 @@ export const middleware: Route.MiddlewareFunction[] = [
 
 /** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
 export const handle = { i18n: ["common"] };
+
+/** Runs when the root revalidates: on a change of language, which it switches to. */
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(context) as Locale;
@@ -90,6 +97,10 @@ export function Layout({ children }: { children: React.ReactNode }) {
 }
 
 export default function App() {
+  // Marks the document once React has taken over (scripts and tests can wait for it).
+  useEffect(() => {
+    document.documentElement.dataset.hydrated = "true";
+  }, []);
   return <Outlet />;
 }
 

@@ -2,6 +2,7 @@ import { useTranslation } from "react-i18next";
 import { redirect } from "react-router";
 import { isbot } from "isbot";
 import type { Route } from "./+types/home";
+import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { Footer } from "~/components/Footer";
 import { Icon, type IconName } from "~/components/Icon";
@@ -13,6 +14,10 @@ import { preferredLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["home"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
 
 /**
  * Only the bare root may redirect, once, to the remembered or the browser's language.

@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/pricing";
+import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { Footer } from "~/components/Footer";
 import { Icon } from "~/components/Icon";
@@ -10,6 +11,10 @@ import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["pricing"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
 
 export function loader({ request, context }: Route.LoaderArgs) {
   // The interval lives in the query, so the toggle is a plain link that works without JS.

@@ -5,6 +5,7 @@ import { useTranslation } from "react-i18next";
 import { data, useActionData, useFetcher, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/profile";
+import { withTranslations } from "~/lib/translations";
 import { Icon } from "~/components/Icon";
 import { SubmitButton, buttonClass } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
@@ -49,6 +50,10 @@ import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(request, context); // the menu layout's middleware has already made sure

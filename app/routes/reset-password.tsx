@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/reset-password";
+import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { AuthCard, Notice } from "~/components/ui/AuthCard";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
@@ -26,6 +27,10 @@ import { redirectWithToast } from "~/server/toast.server";
  * here with `?token=…`, or with `?error=INVALID_TOKEN` when the token is unknown or expired.
  */
 export const handle = { i18n: ["auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;

@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { data, Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
+import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
 import { SubmitButton } from "~/components/ui/Button";
@@ -26,6 +27,10 @@ import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
 
 export function loader({ context }: Route.LoaderArgs) {
   return { meta: pageMeta(context, "signin") };

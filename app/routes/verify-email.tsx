@@ -3,6 +3,7 @@ import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "react-i18next";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/verify-email";
+import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { AuthCard, Notice } from "~/components/ui/AuthCard";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
@@ -28,11 +29,18 @@ type VerifyError = (typeof ERRORS)[number];
 
 export const handle = { i18n: ["auth"] };
 
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
 export function loader({ request, context }: Route.LoaderArgs) {
-  const error = new URL(request.url).searchParams.get("error");
+  const params = new URL(request.url).searchParams;
+  const error = params.get("error");
   const user = getUser(context);
   return {
     meta: pageMeta(context, "verifyEmail"),
+    // Set after a change-email confirmation: the new address still has to be verified.
+    changed: params.get("changed") === "1",
     // Any other error code reads as an unusable link.
     error:
       error === null
@@ -79,7 +87,17 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
   const localize = useLocalize();
-  const { error, signedIn } = loaderData;
+  const { error, signedIn, changed } = loaderData;
+
+  if (!error && changed) {
+    return (
+      <AuthCard title={t("verifyEmail.changedTitle")}>
+        <Notice title={t("verifyEmail.changedTitle")} testId="email-changed">
+          {t("verifyEmail.changedBody")}
+        </Notice>
+      </AuthCard>
+    );
+  }
 
   if (!error) {
     return (

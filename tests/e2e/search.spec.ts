@@ -2,6 +2,7 @@ import { expect, test } from "@playwright/test";
 
 test("the search palette opens with the keyboard and navigates", async ({ page }) => {
   await page.goto("/");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true"); // the shortcut needs React
   await expect(page.getByRole("dialog")).toBeHidden();
   await page.keyboard.press("Control+k");
   const dialog = page.getByRole("dialog", { name: "Search pages" });
@@ -34,6 +35,7 @@ test("the search palette opens with the keyboard and navigates", async ({ page }
 
 test("the search palette speaks the page language", async ({ page }) => {
   await page.goto("/ja/pricing");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   await page.keyboard.press("Control+k");
   const dialog = page.getByRole("dialog");
   await expect(dialog).toBeVisible();

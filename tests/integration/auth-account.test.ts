@@ -400,6 +400,10 @@ describe("the account journey with the official client", () => {
     expect(taken.data).toEqual({ status: true });
     await expectNoMoreMail(alice.email, mailsBefore);
     expect((await prisma.user.findUnique({ where: { id: alice.id } }))!.email).toBe(alice.email);
+    // The owner of the taken address hears of it (the same work as a real change: one email).
+    expect(
+      (await mailbox.waitFor(bob.email, (m) => m.subject === "Someone tried to use your email address")).text,
+    ).toContain("nothing was changed");
 
     const newEmail = uniqueEmail("alice-new");
     const res = await alice.who.client.changeEmail({ newEmail, callbackURL: "/profile" });
@@ -424,7 +428,8 @@ describe("the account journey with the official client", () => {
 
     const confirmed = await follow(link, alice.who);
     expect(confirmed.status).toBe(302);
-    expect(confirmed.headers.get("location")).toBe("/profile");
+    // The landing page is told that this was a change, not a verification.
+    expect(confirmed.headers.get("location")).toBe("/profile?changed=1");
     expect(await prisma.user.findUnique({ where: { id: alice.id } })).toMatchObject({
       email: newEmail,
       emailVerified: false,

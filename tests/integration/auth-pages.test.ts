@@ -236,7 +236,7 @@ describe("profile actions", () => {
     const confirmation = await mailbox.waitFor(email);
     const link = confirmation.links.find((url) => url.includes("/api/auth/verify-email"))!;
     const followed = await browser.get(link);
-    expect(followed.headers.get("location")).toBe("/verify-email");
+    expect(followed.headers.get("location")).toBe("/verify-email?changed=1");
     const { prisma } = await import("~/server/db.server");
     const updated = await prisma.user.findUniqueOrThrow({ where: { id: user.id } });
     expect(updated).toMatchObject({ email: newEmail, emailVerified: false });
@@ -294,5 +294,16 @@ describe("rate limits on page actions", () => {
     expect(statuses).toEqual([401, 401, 401, 429]);
     expect(Number(last!.headers.get("X-Retry-After"))).toBeGreaterThan(0);
     expect(await last!.text()).toContain("Trop de requêtes.");
+  });
+});
+
+describe("verify-email landing", () => {
+  it("says the email was changed after a change-email confirmation, not that it was verified", async () => {
+    const changed = await (await get(`${base}/fr/verify-email?changed=1`)).text();
+    expect(changed).toContain('data-testid="email-changed"');
+    expect(changed).toContain("Votre adresse e-mail a été modifiée");
+    expect(changed).not.toContain('data-testid="verify-success"');
+    const verified = await (await get(`${base}/fr/verify-email`)).text();
+    expect(verified).toContain('data-testid="verify-success"');
   });
 });

@@ -324,7 +324,7 @@ export async function verifyEmail(
   meta: RequestMeta,
   current: AuthSession | null,
   callbackURL?: string,
-): Promise<{ user: AuthUser | null; setCookies: string[] }> {
+): Promise<{ user: AuthUser | null; setCookies: string[]; emailChanged?: boolean }> {
   const payload = verifyEmailVerificationToken(token);
 
   if (payload.updateTo) {
@@ -346,7 +346,7 @@ export async function verifyEmail(
     });
     await sendVerificationMail(updated, meta, callbackURL);
     const setCookies = current ? [cookieCacheCookie({ session: current.session, user: updated })] : [];
-    return { user: updated, setCookies };
+    return { user: updated, setCookies, emailChanged: true };
   }
 
   const user = await prisma.user.findUnique({ where: { email: payload.email }, select: authUserSelect });

@@ -128,9 +128,12 @@ export const endpoints: Endpoint[] = [
     async handler({ query, meta, session, cookies }) {
       const { token, callbackURL } = query;
       try {
-        const { user, setCookies } = await verifyEmail(token, meta, await session(), callbackURL);
+        const { user, setCookies, emailChanged } = await verifyEmail(token, meta, await session(), callbackURL);
         cookies.push(...setCookies);
-        return callbackURL ? redirect(callbackURL) : { status: true, user };
+        if (!callbackURL) return { status: true, user };
+        // The landing page says "your email was changed" rather than "verified" for a confirmation.
+        const target = emailChanged ? withParams(callbackURL, { changed: "1" }, loadEnv().trustedOrigins) : callbackURL;
+        return redirect(target ?? callbackURL);
       } catch (error) {
         if (!isAppError(error)) throw error;
         // Browsers following the emailed link land on the page with the reason.

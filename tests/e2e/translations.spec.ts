@@ -1,0 +1,55 @@
+import { expect, test, type Page } from "@playwright/test";
+
+/**
+ * Translations reach the browser as one hashed file per language and namespace
+ * (/assets/locales/<lng>/<ns>-<hash>.js), and a page loads only the namespaces its routes
+ * declare: a public page must not ship another area's strings, inline or as files.
+ */
+function recordNamespaces(page: Page): string[] {
+  const loaded: string[] = [];
+  page.on("request", (request) => {
+    const match = new URL(request.url()).pathname.match(/^\/assets\/locales\/([^/]+)\/([a-z-]+)-[\w-]+\.js$/);
+    if (match) loaded.push(`${match[1]}/${match[2]}`);
+  });
+  return loaded;
+}
+
+const PAGES = [
+  { path: "/", namespaces: ["en/common", "en/home"] },
+  { path: "/pricing", namespaces: ["en/common", "en/pricing"] },
+  { path: "/fr/pricing", namespaces: ["fr/common", "fr/pricing"] },
+  { path: "/ja/signin", namespaces: ["ja/auth", "ja/common"] },
+];
+
+for (const { path, namespaces } of PAGES) {
+  test(`${path} loads exactly the namespaces it uses`, async ({ page }) => {
+    const loaded = recordNamespaces(page);
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+    await page.goto(path);
+    await page.waitForLoadState("networkidle");
+    expect([...new Set(loaded)].sort()).toEqual(namespaces);
+    // Hydrated without a mismatch: the browser's strings are the server's.
+    expect(errors).toEqual([]);
+  });
+}
+
+test("the HTML carries no translations inline", async ({ request }) => {
+  const html = await (await request.get("/")).text();
+  // Strings of namespaces the home page does not use: auth and pricing.
+  expect(html).not.toContain("Forgot password?");
+  expect(html).not.toContain("Simple, transparent pricing");
+  expect(html).not.toMatch(/"resources"/);
+});
+
+test("a client-side navigation loads the next page's namespace, once", async ({ page }) => {
+  const loaded = recordNamespaces(page);
+  await page.goto("/fr/pricing");
+  await page.waitForLoadState("networkidle");
+  await page.locator('a[href="/fr/signin"]').first().click();
+  await expect(page).toHaveURL(/\/fr\/signin$/);
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Connexion");
+  expect(loaded.filter((ns) => ns === "fr/auth")).toHaveLength(1);
+  expect(loaded.filter((ns) => ns.startsWith("en/"))).toEqual([]);
+});
