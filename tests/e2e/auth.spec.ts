@@ -13,8 +13,12 @@ async function slowActions(page: Page, ms = 600) {
   });
 }
 
-/** Conform marks its forms novalidate once hydrated: from then on JavaScript validates. */
+/**
+ * The whole document is hydrated (the root marks it once React has taken over), and Conform
+ * has marked its forms novalidate: from then on JavaScript validates.
+ */
 async function hydrated(page: Page) {
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   await expect(page.locator("main form[novalidate]").first()).toBeAttached();
 }
 

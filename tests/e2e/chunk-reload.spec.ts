@@ -5,6 +5,7 @@ import { expect, test } from "@playwright/test";
 test("a lazy chunk that fails to load reloads the page once", async ({ page }) => {
   await page.goto("/");
   await expect(page.locator("html")).toHaveClass(/js/);
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true"); // links navigate client-side
   let attempts = 0;
   await page.route(/\/assets\/pricing-[\w-]+\.js$/, (route) => (attempts++ === 0 ? route.abort() : route.continue()));
   const documents: string[] = [];
@@ -15,6 +16,7 @@ test("a lazy chunk that fails to load reloads the page once", async ({ page }) =
   await page.getByRole("link", { name: "See pricing" }).click();
   await expect.poll(() => documents).toEqual(["/"]);
   await page.waitForLoadState("load");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
 
   // After the one reload the chunk loads and navigation works; nothing reloads again.
   await page.getByRole("link", { name: "See pricing" }).click();
