@@ -1,3 +1,4 @@
+import { useId } from "react";
 import { useTranslation } from "react-i18next";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
@@ -18,42 +19,64 @@ export function Brand() {
   );
 }
 
+/**
+ * Below the small breakpoint the links, switchers and account actions fold into a panel that
+ * a menu button opens. The button is the label of a checkbox, so it works without JavaScript;
+ * from the small breakpoint up the panel's box disappears (`contents`) and its items sit in
+ * the bar.
+ */
 export function Navbar() {
   const { t } = useTranslation();
   const localize = useLocalize();
   const user = useRootData()?.user ?? null;
+  const menuId = useId();
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
-      <nav aria-label={t("nav.main")} className="mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
+      <nav aria-label={t("nav.main")} className="relative mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
         <Brand />
-        <AppLink
-          to={localize("/pricing")}
-          className="text-sm text-slate-600 hover:text-slate-900 dark:text-slate-300 dark:hover:text-white"
-        >
-          {t("nav.pricing")}
-        </AppLink>
-        <div className="ml-auto flex items-center gap-2">
+        <div className="ml-auto flex items-center gap-2 sm:order-2">
           <SearchPalette />
-          <LocaleSwitcher />
-          <ThemeSwitcher />
-          {user ? (
-            <UserMenu user={user} />
-          ) : (
-            <>
-              <AppLink
-                to={localize("/signin")}
-                className="rounded-md px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800"
-              >
-                {t("nav.signIn")}
-              </AppLink>
-              <AppLink
-                to={localize("/signup")}
-                className="rounded-md bg-primary-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-700"
-              >
-                {t("nav.signUp")}
-              </AppLink>
-            </>
-          )}
+          <label
+            htmlFor={menuId}
+            title={t("nav.menu")}
+            className="flex cursor-pointer items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 sm:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+          >
+            <Icon name="menu" />
+          </label>
+        </div>
+        <input id={menuId} type="checkbox" aria-label={t("nav.menu")} className="peer sr-only sm:hidden" />
+        <div
+          data-testid="nav-menu"
+          className="absolute inset-x-0 top-14 hidden flex-col gap-3 border-b border-slate-200 bg-white p-4 shadow-lg peer-checked:flex sm:contents dark:border-slate-800 dark:bg-slate-950"
+        >
+          <AppLink
+            to={localize("/pricing")}
+            className="text-sm text-slate-600 hover:text-slate-900 sm:order-1 dark:text-slate-300 dark:hover:text-white"
+          >
+            {t("nav.pricing")}
+          </AppLink>
+          <div className="flex flex-wrap items-center gap-2 sm:order-3">
+            <LocaleSwitcher />
+            <ThemeSwitcher />
+            {user ? (
+              <UserMenu user={user} />
+            ) : (
+              <>
+                <AppLink
+                  to={localize("/signin")}
+                  className="rounded-md px-3 py-1.5 text-sm font-medium hover:bg-slate-100 dark:hover:bg-slate-800"
+                >
+                  {t("nav.signIn")}
+                </AppLink>
+                <AppLink
+                  to={localize("/signup")}
+                  className="rounded-md bg-primary-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-700"
+                >
+                  {t("nav.signUp")}
+                </AppLink>
+              </>
+            )}
+          </div>
         </div>
       </nav>
     </header>
