@@ -1,5 +1,6 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/pricing";
+import { numberFormat } from "~/lib/intl";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { Footer } from "~/components/Footer";
@@ -31,7 +32,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const localize = useLocalize();
   const { interval } = loaderData;
-  const money = new Intl.NumberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
+  const money = numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
   const toggle =
     "rounded-full px-4 py-1.5 text-sm font-medium aria-[current=true]:bg-white aria-[current=true]:shadow-sm dark:aria-[current=true]:bg-slate-700";
   return (

@@ -1,6 +1,7 @@
 import { useTranslation } from "react-i18next";
 import type { Route } from "./+types/dashboard";
 import { seo } from "~/lib/seo";
+import { numberFormat } from "~/lib/intl";
 import { useLocale } from "~/lib/use-root-data";
 import { prisma } from "~/server/db.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -21,7 +22,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
-  const number = new Intl.NumberFormat(useLocale());
+  const number = numberFormat(useLocale());
   const cards = ["users", "newUsers", "activeSessions", "organizations"] as const;
   return (
     <div>
