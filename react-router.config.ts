@@ -2,7 +2,14 @@ import type { Config } from "@react-router/dev/config";
 
 export default {
   ssr: true,
+  // v8 behaviours opted into now, so the upgrade to React Router 8 (Node 22) is a version
+  // bump. Not yet v8_passThroughRequests: with it, loaders and middleware see the raw `.data`
+  // URL, and the code that reads the locale and paths from `request.url` must move to the
+  // `url` argument first.
   future: {
     v8_middleware: true,
+    v8_splitRouteModules: true,
+    v8_viteEnvironmentApi: true,
+    v8_trailingSlashAwareDataRequests: true,
   },
 } satisfies Config;

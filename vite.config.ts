@@ -9,17 +9,18 @@ function localeChunkName(chunk: { facadeModuleId: string | null }): string {
   return locale ? `assets/locales/${locale[1]}/${locale[2]}-[hash].js` : "assets/[name]-[hash].js";
 }
 
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig({
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
-  // The server bundle's entry is app/app.server.ts: it exports the request handler plus the
-  // start-up and shutdown hooks server.ts needs, so both share one database client.
   build: {
-    rollupOptions: isSsrBuild
-      ? { input: "./app/app.server.ts" }
-      : // Translation files get their own folder per language, e.g. assets/locales/fr/auth-[hash].js.
-        { output: { chunkFileNames: localeChunkName } },
     // The icon sprite is referenced by fragment (<use href="sprite.svg#id">), which a data: URL cannot serve.
     assetsInlineLimit: (file: string) => (file.endsWith(".svg") ? false : undefined),
+  },
+  environments: {
+    // Translation files get their own folder per language, e.g. assets/locales/fr/auth-[hash].js.
+    client: { build: { rollupOptions: { output: { chunkFileNames: localeChunkName } } } },
+    // The server bundle's entry is app/app.server.ts: it exports the request handler plus the
+    // start-up and shutdown hooks server.ts needs, so both share one database client.
+    ssr: { build: { rollupOptions: { input: "./app/app.server.ts" } } },
   },
   plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
   test: {
@@ -28,4 +29,4 @@ export default defineConfig(({ isSsrBuild }) => ({
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
-}));
+});
