@@ -1,7 +1,7 @@
 import { expect } from "@playwright/test";
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { ParsedMail } from "./mime";
+import type { ParsedMail } from "../../support/smtp-capture";
 
 export interface CapturedMail extends ParsedMail {
   file: string;
