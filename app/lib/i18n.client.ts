@@ -25,8 +25,9 @@ const backend: BackendModule = {
 
 /**
  * The browser's i18next instance, ready with the namespaces of the page being hydrated (so
- * the first render matches the server's). Later navigations load what their routes need:
- * `useTranslation` suspends inside React Router's transition until the file has arrived.
+ * the first render matches the server's). Later navigations load what their routes need
+ * before they commit (`withTranslations`); should a component still ask for a namespace that
+ * is not there, `useTranslation` suspends until the file has arrived.
  */
 export async function initI18n() {
   const lang = document.documentElement.lang;

@@ -9,9 +9,8 @@
 import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
-import { startMailbox, type CapturedMail, type Mailbox } from "./helpers/mailbox";
-import { startServer, type RunningServer } from "./helpers/server";
+import { startTestApp, type TestApp } from "./helpers/app";
+import type { CapturedMail, Mailbox } from "./helpers/mailbox";
 
 const SECRET = "integration-test-secret-0123456789abcdef";
 const USER_AGENT = "AccountTest/1.0 (integration)";
@@ -22,9 +21,8 @@ const SESSION_COOKIE = "app.session_token";
 const CACHE_COOKIE = "app.session_data";
 const DAY_MS = 24 * 3600 * 1000;
 
-let db: TestDatabase;
+let app: TestApp;
 let mailbox: Mailbox;
-let server: RunningServer;
 let base: string;
 
 type Db = (typeof import("~/server/db.server"))["prisma"];
@@ -119,21 +117,12 @@ async function expectNoMoreMail(address: string, count: number) {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  mailbox = await startMailbox();
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: mailbox.url });
-  base = server.url;
-  // This process reads and writes the same database (and signs with the same secret).
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: base, SMTP_URL: mailbox.url });
-  ({ prisma } = await import("~/server/db.server"));
+  app = await startTestApp({ secret: SECRET });
+  ({ mailbox, base, prisma } = app);
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await mailbox?.close();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("the account journey with the official client", () => {

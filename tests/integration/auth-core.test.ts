@@ -9,8 +9,8 @@ import http from "node:http";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
-import { startMailbox, type Mailbox } from "./helpers/mailbox";
+import { startTestApp, type TestApp } from "./helpers/app";
+import type { Mailbox } from "./helpers/mailbox";
 import { startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "integration-test-secret-auth-core-0123456789";
@@ -22,9 +22,9 @@ const COOKIE = {
   dontRemember: "app.dont_remember",
 };
 
-let db: TestDatabase;
+let app: TestApp;
+let db: TestApp["db"];
 let mailbox: Mailbox;
-let server: RunningServer;
 let base: string;
 let api: string;
 let prisma: typeof import("~/server/db.server").prisma;
@@ -101,22 +101,13 @@ const json = (body: unknown, headers: Record<string, string> = {}) => ({
 });
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  mailbox = await startMailbox();
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: mailbox.url });
-  base = server.url;
+  app = await startTestApp({ secret: SECRET });
+  ({ db, mailbox, base, prisma } = app);
   api = `${base}/api/auth`;
-  // This process reads and writes the same database, and signs with the same secret.
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: base });
-  ({ prisma } = await import("~/server/db.server"));
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await mailbox?.close();
-  await db?.drop();
+  await app?.stop();
 });
 
 const USER_KEYS = [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startTestApp, type TestApp } from "./helpers/app";
 import { BROWSER_UA, get } from "./helpers/http";
-import { startMailbox, type Mailbox } from "./helpers/mailbox";
+import type { Mailbox } from "./helpers/mailbox";
 import { startServer } from "./helpers/server";
 
 // The account pages as a browser without JavaScript uses them: plain form posts, answered
@@ -14,9 +14,9 @@ const SECRET = "integration-test-secret-0123456789abcdef";
 /** The <input> named `name` in a page, to check its attributes. */
 const inputNamed = (html: string, name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
 
-let db: TestDatabase;
+let app: TestApp;
+let db: TestApp["db"];
 let mailbox: Mailbox;
-let server: Awaited<ReturnType<typeof startServer>>;
 let base: string;
 
 /** A tiny cookie jar: what the server set, sent back as a browser would. */
@@ -89,19 +89,12 @@ async function signedIn(options: { verified?: boolean; password?: string | null;
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  mailbox = await startMailbox();
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: mailbox.url });
-  base = server.url;
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: base });
+  app = await startTestApp({ secret: SECRET });
+  ({ db, mailbox, base } = app);
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await mailbox?.close();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("forms without JavaScript", () => {

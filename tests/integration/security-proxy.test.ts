@@ -7,17 +7,14 @@
  */
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startTestApp, type TestApp } from "./helpers/app";
 import { BROWSER_UA } from "./helpers/http";
-import { startMailbox, type Mailbox } from "./helpers/mailbox";
-import { startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "integration-test-secret-security-proxy-0123";
 const PASSWORD = "correct horse battery";
 
-let db: TestDatabase;
-let mailbox: Mailbox;
-let server: RunningServer;
+let app: TestApp;
+let server: TestApp["server"];
 let prisma: typeof import("~/server/db.server").prisma;
 
 let counter = 0;
@@ -44,25 +41,12 @@ function apiPost(path: string, body: unknown, xff: string) {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  mailbox = await startMailbox();
-  server = await startServer({
-    DATABASE_URL: db.url,
-    AUTH_SECRET: SECRET,
-    SMTP_URL: mailbox.url,
-    TRUST_PROXY: "on",
-    RATE_LIMIT: "on",
-  });
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET });
-  ({ prisma } = await import("~/server/db.server"));
+  app = await startTestApp({ secret: SECRET, env: { TRUST_PROXY: "on", RATE_LIMIT: "on" } });
+  ({ server, prisma } = app);
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await mailbox?.close();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("client address behind one trusted proxy", () => {

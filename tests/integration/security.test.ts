@@ -7,10 +7,9 @@ import { createHash } from "node:crypto";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startTestApp, type TestApp } from "./helpers/app";
 import { BROWSER_UA } from "./helpers/http";
-import { startMailbox, type CapturedMail, type Mailbox } from "./helpers/mailbox";
-import { startServer, type RunningServer } from "./helpers/server";
+import type { CapturedMail, Mailbox } from "./helpers/mailbox";
 
 const SECRET = "integration-test-secret-security-0123456789";
 const UA = "security-test/1.0";
@@ -19,9 +18,8 @@ const DAY_MS = 24 * 3600 * 1000;
 /** What the capture server makes every sender wait, like a real mail server on a network. */
 const SMTP_DELAY_MS = 400;
 
-let db: TestDatabase;
+let app: TestApp;
 let mailbox: Mailbox;
-let server: RunningServer;
 let base: string;
 let api: string;
 let prisma: typeof import("~/server/db.server").prisma;
@@ -87,21 +85,13 @@ async function timed(work: () => Promise<unknown>): Promise<number> {
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  mailbox = await startMailbox({ delayMs: SMTP_DELAY_MS });
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: mailbox.url });
-  base = server.url;
+  app = await startTestApp({ secret: SECRET, mailDelayMs: SMTP_DELAY_MS });
+  ({ mailbox, base, prisma } = app);
   api = `${base}/api/auth`;
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: base, SMTP_URL: mailbox.url });
-  ({ prisma } = await import("~/server/db.server"));
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await mailbox?.close();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("revocation takes effect on the next request, cookie cache or not", () => {
