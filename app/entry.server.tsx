@@ -68,26 +68,15 @@ export default function handleRequest(
       </NonceProvider>,
       {
         nonce,
-        [readyEvent]() {
-          shellRendered = true;
-          const body = new PassThrough();
-          if (cacheKey) {
-            // Keep a copy of what is sent; stored once the whole document rendered fine.
-            const chunks: Buffer[] = [];
-            body.on("data", (chunk: Buffer) => chunks.push(chunk));
-            body.on("end", () => {
-              if (responseStatusCode === 200) storePage(cacheKey, Buffer.concat(chunks).toString("utf8"), nonce);
-            });
-          }
-          resolve(
-            new Response(createReadableStreamFromReadable(body), {
-              headers: responseHeaders,
-              status: responseStatusCode,
-            }),
-          );
-          pipe(body);
+        onShellReady() {
+          if (readyEvent === "onShellReady") send();
+        },
+        onAllReady() {
+          clearTimeout(timer);
+          if (readyEvent === "onAllReady") send();
         },
         onShellError(error: unknown) {
+          clearTimeout(timer);
           reject(error);
         },
         onError(error: unknown) {
@@ -97,7 +86,30 @@ export default function handleRequest(
         },
       },
     );
-    setTimeout(abort, streamTimeout + 1000);
+    // Cleared when the document is complete: a pending timer keeps the whole render
+    // (request, tree, stream) alive for seconds after it was sent, which under load was
+    // most of the heap and of the garbage collector's work.
+    const timer = setTimeout(abort, streamTimeout + 1000);
+
+    function send() {
+      shellRendered = true;
+      const body = new PassThrough();
+      if (cacheKey) {
+        // Keep a copy of what is sent; stored once the whole document rendered fine.
+        const chunks: Buffer[] = [];
+        body.on("data", (chunk: Buffer) => chunks.push(chunk));
+        body.on("end", () => {
+          if (responseStatusCode === 200) storePage(cacheKey, Buffer.concat(chunks).toString("utf8"), nonce);
+        });
+      }
+      resolve(
+        new Response(createReadableStreamFromReadable(body), {
+          headers: responseHeaders,
+          status: responseStatusCode,
+        }),
+      );
+      pipe(body);
+    }
   });
 }
 

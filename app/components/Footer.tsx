@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { useLocalize } from "~/lib/use-root-data";
 

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { Form, useLocation } from "react-router";
 import { Icon } from "~/components/Icon";
 import { localeNames, locales, splitLocale } from "~/i18n/config";

@@ -1,5 +1,5 @@
 import { useId } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
 import { LocaleSwitcher } from "~/components/LocaleSwitcher";

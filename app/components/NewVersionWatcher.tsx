@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { toast } from "~/lib/toast";
 
 const HOUR = 60 * 60 * 1000;

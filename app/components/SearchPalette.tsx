@@ -1,5 +1,5 @@
 import { useEffect, useId, useMemo, useRef, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { useNavigate } from "react-router";
 import { Icon } from "~/components/Icon";
 import { canOpen, pages } from "~/config/navigation";

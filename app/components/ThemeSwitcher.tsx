@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { Icon, type IconName } from "~/components/Icon";
 import { applyTheme, readTheme, storeTheme, themes, type Theme } from "~/lib/theme";
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { Icon, type IconName } from "~/components/Icon";
 import { subscribeToasts, TOAST_DURATION, TOAST_EXIT_MS, TOAST_LIMIT, type ToastItem } from "~/lib/toast";
 

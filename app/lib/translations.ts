@@ -1,5 +1,40 @@
-import i18next from "i18next";
+import i18next, { type i18n as I18n, type TFunction } from "i18next";
+import { useContext, useSyncExternalStore } from "react";
+import { I18nContext } from "react-i18next";
 import { splitLocale } from "~/i18n/config";
+
+type PerInstance = { subscribe: (onChange: () => void) => () => void; fixed: Map<string, TFunction> };
+const perInstance = new WeakMap<I18n, PerInstance>();
+
+/**
+ * The one translation hook of the app. react-i18next's own copies the whole i18next
+ * instance (every own property descriptor) for each component on each server render, a
+ * fifth of a page's render cost; here the `t` of an instance, language and namespace is
+ * made once and reused. Components still re-render when the language changes, as with
+ * react-i18next (its "languageChanged" event), and `t` changes identity with the language.
+ */
+export function useTranslation(ns?: string): { t: TFunction; i18n: I18n } {
+  const { i18n } = useContext(I18nContext);
+  let entry = perInstance.get(i18n);
+  if (!entry) {
+    entry = {
+      subscribe(onChange) {
+        i18n.on("languageChanged", onChange);
+        return () => i18n.off("languageChanged", onChange);
+      },
+      fixed: new Map(),
+    };
+    perInstance.set(i18n, entry);
+  }
+  const language = useSyncExternalStore(entry.subscribe, () => i18n.language, () => i18n.language);
+  const key = `${language}\n${ns ?? ""}`;
+  let t = entry.fixed.get(key);
+  if (!t) {
+    t = i18n.getFixedT(language, ns ?? null);
+    entry.fixed.set(key, t);
+  }
+  return { t, i18n };
+}
 
 /**
  * What a route with translations does as its `clientLoader`: the namespaces it declares in

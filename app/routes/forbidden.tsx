@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { data } from "react-router";
 import type { Route } from "./+types/forbidden";
 import { AppLink } from "~/components/AppLink";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { redirect } from "react-router";
 import { isbot } from "isbot";
 import type { Route } from "./+types/home";

@@ -1,7 +1,7 @@
 import { getFormProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import type { ReactNode } from "react";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { data, useActionData, useFetcher, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/profile";

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { withTranslations } from "~/lib/translations";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 
 /**
  * Form errors travel as codes or keys, and are put into words at render time, in the page

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import type { Route } from "./+types/dashboard";
 import { seo } from "~/lib/seo";
 import { numberFormat } from "~/lib/intl";

@@ -1,4 +1,4 @@
-import { useTranslation } from "react-i18next";
+import { useTranslation } from "~/lib/translations";
 import { NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/menu";
 import { Footer } from "~/components/Footer";
