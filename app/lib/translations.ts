@@ -26,7 +26,11 @@ export function useTranslation(ns?: string): { t: TFunction; i18n: I18n } {
     };
     perInstance.set(i18n, entry);
   }
-  const language = useSyncExternalStore(entry.subscribe, () => i18n.language, () => i18n.language);
+  const language = useSyncExternalStore(
+    entry.subscribe,
+    () => i18n.language,
+    () => i18n.language,
+  );
   const key = `${language}\n${ns ?? ""}`;
   let t = entry.fixed.get(key);
   if (!t) {
