@@ -8,22 +8,27 @@ const perInstance = new WeakMap<I18n, PerInstance>();
 
 /**
  * The one translation hook of the app. react-i18next's own copies the whole i18next
- * instance (every own property descriptor) for each component on each server render, a
- * fifth of a page's render cost; here the `t` of an instance, language and namespace is
- * made once and reused. Components still re-render when the language changes, as with
- * react-i18next (its "languageChanged" event), and `t` changes identity with the language.
+ * instance (every own property descriptor) for each component on each server render, and
+ * i18next's fixed `t` copies all its options on each call: together a quarter of a page's
+ * render cost. Here the `t` of an instance, language and namespace is made once, and a
+ * string without options is looked up once. Components still re-render when the language
+ * changes, as with react-i18next (its "languageChanged" event), and `t` changes identity
+ * with the language.
  */
 export function useTranslation(ns?: string): { t: TFunction; i18n: I18n } {
   const { i18n } = useContext(I18nContext);
   let entry = perInstance.get(i18n);
   if (!entry) {
+    const fixed = new Map<string, TFunction>();
     entry = {
       subscribe(onChange) {
         i18n.on("languageChanged", onChange);
         return () => i18n.off("languageChanged", onChange);
       },
-      fixed: new Map(),
+      fixed,
     };
+    // In the browser, namespaces arrive later: a looked-up string may then read otherwise.
+    i18n.on("loaded", () => fixed.clear());
     perInstance.set(i18n, entry);
   }
   const language = useSyncExternalStore(
@@ -34,7 +39,7 @@ export function useTranslation(ns?: string): { t: TFunction; i18n: I18n } {
   const key = `${language}\n${ns ?? ""}`;
   let t = entry.fixed.get(key);
   if (!t) {
-    t = i18n.getFixedT(language, ns ?? null);
+    t = fixedT(i18n, language, ns);
     entry.fixed.set(key, t);
   }
   return { t, i18n };
@@ -57,6 +62,19 @@ export async function withTranslations<T>(
   const [data] = await Promise.all([serverLoader(), load(locale, namespaces)]);
   if (i18next.language !== locale) await i18next.changeLanguage(locale);
   return data;
+}
+
+function fixedT(i18n: I18n, lng: string, ns: string | undefined): TFunction {
+  const plain = new Map<string, string>();
+  return ((key: string, options?: object) => {
+    if (options) return i18n.t(key, { ...options, lng, ns });
+    let text = plain.get(key);
+    if (text === undefined) {
+      text = i18n.t(key, { lng, ns });
+      plain.set(key, text);
+    }
+    return text;
+  }) as TFunction;
 }
 
 function load(locale: string, namespaces: string[]): Promise<void> {

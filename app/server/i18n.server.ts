@@ -1,7 +1,7 @@
 import { createInstance, type i18n, type Resource } from "i18next";
 import { initReactI18next } from "react-i18next";
 import { LanguageDetector } from "remix-i18next/server";
-import { createContext, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { defaultLocale, isLocale, LOCALE_COOKIE, locales, namespaces, splitLocale, type Locale } from "~/i18n/config";
 import { parseCookies } from "~/server/auth/cookies.server";
 
@@ -52,10 +52,34 @@ export function i18nFor(locale: Locale): i18n {
 
 const localeContext = createContext<Locale>(defaultLocale);
 
-/** The page language comes from the URL prefix alone. */
-export const i18nextMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
-  context.set(localeContext, splitLocale(new URL(request.url).pathname).locale);
+/**
+ * The page language comes from the URL prefix alone. Pages sit under an optional `:lang`
+ * segment (app/routes.ts): one that is not a prefix of ours ("/en", "/xx") is a page that
+ * does not exist.
+ */
+export const i18nextMiddleware: MiddlewareFunction<Response> = ({ request, params, context }) => {
+  const { pathname } = new URL(request.url);
+  if (params.lang !== undefined && (!isLocale(params.lang) || params.lang === defaultLocale)) notFound(pathname);
+  context.set(localeContext, splitLocale(pathname).locale);
 };
+
+/** A language tag such as "de" or "pt-BR" that this product does not speak. */
+function isUnsupportedLocalePrefix(segment: string): boolean {
+  if (!/^[a-z]{2}(-[A-Za-z]{2,4})?$/.test(segment) || isLocale(segment)) return false;
+  const names = new Intl.DisplayNames(["en"], { type: "language", fallback: "none" });
+  return names.of(segment.split("-")[0]!) !== undefined;
+}
+
+/**
+ * Throws the 404 of a path nothing answers. One under an unsupported language prefix fails
+ * the locale validation: the fatal "Page Not Found: {path}"; anything else is "Page not
+ * found: {path}".
+ */
+export function notFound(pathname: string): never {
+  const first = pathname.split("/")[1] ?? "";
+  const message = isUnsupportedLocalePrefix(first) ? `Page Not Found: ${pathname}` : `Page not found: ${pathname}`;
+  throw data({ message }, { status: 404 });
+}
 
 export function getLocale(context: Readonly<RouterContextProvider>): Locale {
   return context.get(localeContext);

@@ -226,6 +226,15 @@ describe("error pages", () => {
     }
   });
 
+  it("has no page under the default locale's prefix or under a segment that is not a locale", async () => {
+    for (const path of ["/en", "/en/pricing", "/signin/signin", "/xyz/pricing", "/1/profile"]) {
+      const res = await get(base + path);
+      expect(res.status).toBe(404);
+      expect(await res.text()).toContain(`Page not found: ${path}`);
+    }
+    expect((await get(`${base}/zh-CN/pricing`)).status).toBe(200);
+  });
+
   it("gives crawlers a bare status instead of an error page", async () => {
     const res = await get(`${base}/nothing/here`, { "User-Agent": CRAWLER_UA });
     expect(res.status).toBe(404);
