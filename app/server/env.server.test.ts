@@ -202,10 +202,141 @@ describe("social providers", () => {
       APPLE_CLIENT_ID: "apple-id",
       APPLE_CLIENT_SECRET: "apple-secret",
     });
-    // In SOCIAL_PROVIDER_IDS order, whatever the order of the environment.
+    // In SOCIAL_PROVIDER_IDS order, whatever the order of the environment, with the default endpoints.
     expect(env.socialProviders).toEqual([
-      { id: "apple", clientId: "apple-id", clientSecret: "apple-secret" },
-      { id: "github", clientId: "gh-id", clientSecret: "gh-secret" },
+      {
+        id: "apple",
+        clientId: "apple-id",
+        clientSecret: "apple-secret",
+        authorizationUrl: "https://appleid.apple.com/auth/authorize",
+        tokenUrl: "https://appleid.apple.com/auth/token",
+        issuer: "https://appleid.apple.com",
+        jwksUrl: "https://appleid.apple.com/auth/keys",
+        extras: {},
+      },
+      {
+        id: "github",
+        clientId: "gh-id",
+        clientSecret: "gh-secret",
+        authorizationUrl: "https://github.com/login/oauth/authorize",
+        tokenUrl: "https://github.com/login/oauth/access_token",
+        userInfoUrl: "https://api.github.com/user",
+        extras: {},
+      },
+    ]);
+  });
+
+  it("lets every endpoint be overridden, e.g. to point at a local stand-in", () => {
+    const env = ok({
+      GOOGLE_CLIENT_ID: "g-id",
+      GOOGLE_CLIENT_SECRET: "g-secret",
+      GOOGLE_AUTHORIZATION_URL: "http://127.0.0.1:4500/auth",
+      GOOGLE_TOKEN_URL: "http://127.0.0.1:4500/token",
+      GOOGLE_ISSUER: "http://127.0.0.1:4500",
+      GOOGLE_JWKS_URL: "http://127.0.0.1:4500/jwks",
+      GITHUB_CLIENT_ID: "gh-id",
+      GITHUB_CLIENT_SECRET: "gh-secret",
+      GITHUB_USERINFO_URL: "http://127.0.0.1:4501/user",
+    });
+    expect(env.socialProviders).toEqual([
+      {
+        id: "github",
+        clientId: "gh-id",
+        clientSecret: "gh-secret",
+        authorizationUrl: "https://github.com/login/oauth/authorize",
+        tokenUrl: "https://github.com/login/oauth/access_token",
+        userInfoUrl: "http://127.0.0.1:4501/user",
+        extras: {},
+      },
+      {
+        id: "google",
+        clientId: "g-id",
+        clientSecret: "g-secret",
+        authorizationUrl: "http://127.0.0.1:4500/auth",
+        tokenUrl: "http://127.0.0.1:4500/token",
+        issuer: "http://127.0.0.1:4500",
+        jwksUrl: "http://127.0.0.1:4500/jwks",
+        extras: {},
+      },
+    ]);
+  });
+
+  it("puts the Microsoft tenant into its endpoints and reads the provider extras", () => {
+    const tenant = "72f988bf-86f1-41af-91ab-2d7cd011db47";
+    const env = ok({
+      MICROSOFT_CLIENT_ID: "ms-id",
+      MICROSOFT_CLIENT_SECRET: "ms-secret",
+      MICROSOFT_TENANT_ID: tenant,
+      MICROSOFT_PROFILE_PHOTO_SIZE: "96",
+      MICROSOFT_TOKEN_URL: "http://127.0.0.1:4500/token",
+      GITLAB_CLIENT_ID: "gl-id",
+      GITLAB_CLIENT_SECRET: "gl-secret",
+      GITLAB_BASE_URL: "https://git.example.com/",
+      APPLE_CLIENT_ID: "com.example.web",
+      APPLE_CLIENT_SECRET: "apple-secret",
+      APPLE_APP_BUNDLE_IDENTIFIER: "com.example.ios",
+      GOOGLE_CLIENT_ID: "g-id",
+      GOOGLE_CLIENT_SECRET: "g-secret",
+      GOOGLE_HOSTED_DOMAIN: "example.com",
+    });
+    const byId = Object.fromEntries(env.socialProviders.map((provider) => [provider.id, provider]));
+    expect(byId.microsoft).toEqual({
+      id: "microsoft",
+      clientId: "ms-id",
+      clientSecret: "ms-secret",
+      authorizationUrl: `https://login.microsoftonline.com/${tenant}/oauth2/v2.0/authorize`,
+      tokenUrl: "http://127.0.0.1:4500/token",
+      userInfoUrl: "https://graph.microsoft.com/v1.0/me",
+      issuer: `https://login.microsoftonline.com/${tenant}/v2.0`,
+      jwksUrl: `https://login.microsoftonline.com/${tenant}/discovery/v2.0/keys`,
+      extras: { tenantId: tenant, profilePhotoSize: 96 },
+    });
+    expect(byId.gitlab).toMatchObject({
+      authorizationUrl: "https://git.example.com/oauth/authorize",
+      tokenUrl: "https://git.example.com/oauth/token",
+      userInfoUrl: "https://git.example.com/api/v4/user",
+      extras: { baseUrl: "https://git.example.com" },
+    });
+    expect(byId.apple?.extras).toEqual({ appBundleIdentifier: "com.example.ios" });
+    expect(byId.google?.extras).toEqual({ hostedDomain: "example.com" });
+
+    const common = ok({ MICROSOFT_CLIENT_ID: "ms-id", MICROSOFT_CLIENT_SECRET: "ms-secret" }).socialProviders[0];
+    expect(common).toMatchObject({
+      authorizationUrl: "https://login.microsoftonline.com/common/oauth2/v2.0/authorize",
+      issuer: "https://login.microsoftonline.com/{tenantid}/v2.0",
+    });
+  });
+
+  it("rejects an override that is not an http(s) URL, and bad extras", () => {
+    expect(
+      problems({
+        GITHUB_TOKEN_URL: "localhost:4500/token",
+        DISCORD_AUTHORIZATION_URL: "ftp://auth.example.com/",
+        MICROSOFT_TENANT_ID: "contoso.onmicrosoft.com",
+        MICROSOFT_PROFILE_PHOTO_SIZE: "50",
+        GITLAB_BASE_URL: "gitlab.example.com",
+      }),
+    ).toEqual([
+      "DISCORD_AUTHORIZATION_URL: must be a http/https URL such as https://auth.example.com/oauth",
+      "GITHUB_TOKEN_URL: must be a http/https URL such as https://auth.example.com/oauth",
+      'MICROSOFT_TENANT_ID: must be the directory (tenant) id, a GUID, or "common", "organizations" or "consumers"',
+      'MICROSOFT_PROFILE_PHOTO_SIZE: must be one of 48, 64, 96, 120, 240, 360, 432, 504, 648, got "50"',
+      "GITLAB_BASE_URL: must be a http/https URL such as https://gitlab.example.com",
+    ]);
+  });
+
+  it("rejects an override of an endpoint the provider does not have", () => {
+    expect(
+      problems({
+        GITHUB_ISSUER: "https://github.com",
+        DISCORD_JWKS_URL: "https://discord.com/jwks",
+        APPLE_USERINFO_URL: "https://appleid.apple.com/userinfo",
+        GOOGLE_JWKS_URL: "https://www.googleapis.com/oauth2/v3/certs",
+      }),
+    ).toEqual([
+      "APPLE_USERINFO_URL: Apple has no user-info endpoint (its profile comes from the ID token)",
+      "DISCORD_JWKS_URL: Discord issues no ID tokens, so it has no issuer or key set",
+      "GITHUB_ISSUER: GitHub issues no ID tokens, so it has no issuer or key set",
     ]);
   });
 

@@ -10,6 +10,12 @@ import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
+import {
+  SOCIAL_PROVIDERS,
+  type ProviderConfig,
+  type ProviderEndpoints,
+  type ProviderExtras,
+} from "./auth/social/providers.server";
 
 /** The social sign-in providers the app knows; each is enabled by `<ID>_CLIENT_ID` + `_SECRET`. */
 export const SOCIAL_PROVIDER_IDS = [
@@ -35,7 +41,18 @@ export const SOCIAL_PROVIDER_IDS = [
 ] as const;
 export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
 
-export type SocialProvider = { id: SocialProviderId; clientId: string; clientSecret: string };
+/** `<ID>_<suffix>` replaces one of a provider's endpoints, e.g. to point it at a local stand-in. */
+const ENDPOINT_OVERRIDES = {
+  AUTHORIZATION_URL: "authorizationUrl",
+  TOKEN_URL: "tokenUrl",
+  USERINFO_URL: "userInfoUrl",
+  ISSUER: "issuer",
+  JWKS_URL: "jwksUrl",
+} as const satisfies Record<string, keyof ProviderEndpoints>;
+type EndpointOverride = keyof typeof ENDPOINT_OVERRIDES;
+
+/** The photo sizes Microsoft Graph serves. */
+const GRAPH_PHOTO_SIZES = [48, 64, 96, 120, 240, 360, 432, 504, 648];
 
 /** Outside production an admin always exists so a fresh clone can be explored at once. */
 export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-1234" } as const;
@@ -153,6 +170,7 @@ function urlWith(protocols: string[], example: string, required?: string) {
 }
 
 const text = () => z.string();
+const httpUrl = (example: string) => urlWith(["http:", "https:"], example);
 
 // ---- the schema ----
 
@@ -160,8 +178,41 @@ const socialFields = Object.fromEntries(
   SOCIAL_PROVIDER_IDS.flatMap((id) => [
     [`${id.toUpperCase()}_CLIENT_ID`, text().optional()],
     [`${id.toUpperCase()}_CLIENT_SECRET`, text().optional()],
+    ...Object.keys(ENDPOINT_OVERRIDES).map((suffix) => [
+      `${id.toUpperCase()}_${suffix}`,
+      httpUrl("https://auth.example.com/oauth").optional(),
+    ]),
   ]),
-) as Record<`${Uppercase<SocialProviderId>}_CLIENT_${"ID" | "SECRET"}`, z.ZodOptional<z.ZodString>>;
+) as Record<
+  `${Uppercase<SocialProviderId>}_${"CLIENT_ID" | "CLIENT_SECRET" | EndpointOverride}`,
+  z.ZodOptional<z.ZodString>
+>;
+
+/** Provider settings beyond credentials and endpoints (ProviderExtras). */
+const socialExtraFields = {
+  MICROSOFT_TENANT_ID: z
+    .string()
+    .regex(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|common|organizations|consumers)$/i, {
+      message: 'must be the directory (tenant) id, a GUID, or "common", "organizations" or "consumers"',
+    })
+    .optional(),
+  MICROSOFT_PROFILE_PHOTO_SIZE: z
+    .string()
+    .transform((value, ctx) => {
+      const size = Number(value);
+      if (!GRAPH_PHOTO_SIZES.includes(size)) {
+        ctx.addIssue({ code: "custom", message: `must be one of ${GRAPH_PHOTO_SIZES.join(", ")}, got "${value}"` });
+        return z.NEVER;
+      }
+      return size;
+    })
+    .optional(),
+  APPLE_APP_BUNDLE_IDENTIFIER: text().optional(),
+  GOOGLE_HOSTED_DOMAIN: text().optional(),
+  GITLAB_BASE_URL: httpUrl("https://gitlab.example.com")
+    .transform((value) => value.replace(/\/+$/, ""))
+    .optional(),
+};
 
 /** Built per parse because a few rules and defaults depend on NODE_ENV. */
 function schemaFor(isProduction: boolean) {
@@ -224,6 +275,7 @@ function schemaFor(isProduction: boolean) {
     POLAR_PRODUCT_TEAM_MONTHLY: text().optional(),
     POLAR_PRODUCT_TEAM_YEARLY: text().optional(),
     ...socialFields,
+    ...socialExtraFields,
   });
 }
 
@@ -240,7 +292,7 @@ export type Env = Omit<Parsed, "BASE_URL" | "AUTH_SECRET"> & {
   /** The admin ensured at start, or null when none is configured (production without ADMIN_*). */
   admin: { email: string; password: string; isDemo: boolean } | null;
   /** Social providers with both credentials set, in SOCIAL_PROVIDER_IDS order. */
-  socialProviders: SocialProvider[];
+  socialProviders: ProviderConfig[];
 };
 
 export type ParseEnvResult = { success: true; data: Env } | { success: false; problems: string[] };
@@ -278,6 +330,18 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
     const secretVar = `${id.toUpperCase()}_CLIENT_SECRET`;
     if (input[idVar] && !input[secretVar]) problems.push(`${secretVar}: is required when ${idVar} is set`);
     if (!input[idVar] && input[secretVar]) problems.push(`${idVar}: is required when ${secretVar} is set`);
+    // An override of an endpoint the provider does not have would be silently ignored.
+    const { name, endpoints } = SOCIAL_PROVIDERS[id];
+    const defaults = endpoints({});
+    for (const [suffix, key] of Object.entries(ENDPOINT_OVERRIDES)) {
+      const variable = `${id.toUpperCase()}_${suffix}`;
+      if (!input[variable] || defaults[key]) continue;
+      problems.push(
+        key === "userInfoUrl"
+          ? `${variable}: ${name} has no user-info endpoint (its profile comes from the ID token)`
+          : `${variable}: ${name} issues no ID tokens, so it has no issuer or key set`,
+      );
+    }
   }
 
   if (!result.success || problems.length > 0) return { success: false, problems };
@@ -293,13 +357,6 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
     admin = { ...DEMO_ADMIN, isDemo: true };
   }
 
-  const socialProviders: SocialProvider[] = [];
-  for (const id of SOCIAL_PROVIDER_IDS) {
-    const clientId = input[`${id.toUpperCase()}_CLIENT_ID`];
-    const clientSecret = input[`${id.toUpperCase()}_CLIENT_SECRET`];
-    if (clientId && clientSecret) socialProviders.push({ id, clientId, clientSecret });
-  }
-
   return {
     success: true,
     data: {
@@ -310,9 +367,34 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
       trustedOrigins: [...new Set([baseUrl, ...parsed.TRUSTED_ORIGINS])],
       secureCookies: baseUrl.startsWith("https:"),
       admin,
-      socialProviders,
+      socialProviders: socialProviders(parsed),
     },
   };
+}
+
+/** Each enabled provider: its default endpoints, then the `<ID>_*` overrides. */
+function socialProviders(parsed: Parsed): ProviderConfig[] {
+  const extrasById: Partial<Record<SocialProviderId, ProviderExtras>> = {
+    apple: { appBundleIdentifier: parsed.APPLE_APP_BUNDLE_IDENTIFIER },
+    gitlab: { baseUrl: parsed.GITLAB_BASE_URL },
+    google: { hostedDomain: parsed.GOOGLE_HOSTED_DOMAIN },
+    microsoft: { tenantId: parsed.MICROSOFT_TENANT_ID, profilePhotoSize: parsed.MICROSOFT_PROFILE_PHOTO_SIZE },
+  };
+  const configs: ProviderConfig[] = [];
+  for (const id of SOCIAL_PROVIDER_IDS) {
+    const prefix = id.toUpperCase() as Uppercase<SocialProviderId>;
+    const clientId = parsed[`${prefix}_CLIENT_ID`];
+    const clientSecret = parsed[`${prefix}_CLIENT_SECRET`];
+    if (!clientId || !clientSecret) continue;
+    const extras = extrasById[id] ?? {};
+    const overrides: Partial<ProviderEndpoints> = {};
+    for (const [suffix, key] of Object.entries(ENDPOINT_OVERRIDES) as [EndpointOverride, keyof ProviderEndpoints][]) {
+      const value = parsed[`${prefix}_${suffix}`];
+      if (value) overrides[key] = value;
+    }
+    configs.push({ id, clientId, clientSecret, ...SOCIAL_PROVIDERS[id].endpoints(extras), ...overrides, extras });
+  }
+  return configs;
 }
 
 /** Formats problems the way they are printed at start. */
