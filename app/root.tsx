@@ -37,6 +37,11 @@ export const middleware: Route.MiddlewareFunction[] = [
   routeRulesMiddleware,
 ];
 
+// Only the browser's instance ever changes language (the server has one per locale), and
+// remix-i18next's hook reaches it through react-i18next's costly useTranslation: the server
+// skips it. The choice is fixed per runtime, so every render calls the same hooks.
+const useBrowserLanguage: (locale: string) => void = typeof document === "undefined" ? () => {} : useChangeLanguage;
+
 /** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
 export const handle = { i18n: ["common"] };
 
@@ -73,7 +78,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   const locale = useLocale();
   // The i18next instance comes from entry.server.tsx / entry.client.tsx; a client-side
   // navigation into another language switches it (loading that language's namespaces first).
-  useChangeLanguage(locale);
+  useBrowserLanguage(locale);
   return (
     <html lang={locale} dir="ltr" suppressHydrationWarning>
       <head>
