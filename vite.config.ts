@@ -24,7 +24,7 @@ export default defineConfig({
   },
   plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
   test: {
-    include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts"],
+    include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "tests/support/**/*.test.ts"],
     pool: "forks",
     testTimeout: 30_000,
     hookTimeout: 120_000,
