@@ -276,6 +276,20 @@ function schemaFor(isProduction: boolean) {
     POLAR_PRODUCT_TEAM_YEARLY: text().optional(),
     ...socialFields,
     ...socialExtraFields,
+    // An existing user with the provider's email gets the social account linked (when the
+    // provider is trusted or vouches for the email); off: such a sign-in is refused.
+    ACCOUNT_LINKING: onOff().default(true),
+    // Providers whose emails count as verified even when they do not say so.
+    TRUSTED_PROVIDERS: commaList()
+      .pipe(z.array(z.enum(SOCIAL_PROVIDER_IDS, { error: (issue) => `unknown provider "${String(issue.input)}"` })))
+      .default([]),
+    // Whether a first social sign-in creates the user: always, only when the client asked
+    // for it (`requestSignUp`), or never.
+    SOCIAL_SIGN_UP: z
+      .enum(["on", "explicit", "off"], {
+        error: (issue) => `must be on, explicit or off, got "${String(issue.input)}"`,
+      })
+      .default("on"),
   });
 }
 

@@ -65,6 +65,11 @@ const entries = {
   FAILED_TO_GET_USER_INFO: { status: 400, message: "Failed to get user info" },
   USER_EMAIL_NOT_FOUND: { status: 400, message: "User email not found" },
   SOCIAL_ACCOUNT_ALREADY_LINKED: { status: 409, message: "Social account already linked" },
+  ACCOUNT_NOT_LINKED: { status: 401, message: "Account not linked" },
+  SIGN_UP_DISABLED: { status: 403, message: "Sign up is disabled" },
+  LINKING_NOT_ALLOWED: { status: 401, message: "Account not linked - linking not allowed" },
+  LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: { status: 401, message: "Account not linked - different emails not allowed" },
+  LINKING_FAILED: { status: 417, message: "Account not linked - unable to create account" },
 
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },

@@ -405,7 +405,7 @@ export async function moveToUnverifiedEmail(userId: string, newEmail: string): P
 }
 
 /** Every way of signing in ends here: a new session and its audit row. */
-async function signInSession(
+export async function signInSession(
   userId: string,
   meta: RequestMeta,
   details: { method: string; rememberMe?: boolean },

@@ -36,10 +36,14 @@ export function originProblem(request: Request): ErrorCode | null {
 const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 const API_PREFIX = "/api/auth/";
+// A provider's form_post (Apple) arrives cross-site, by design; the endpoint only re-issues
+// it as a GET, and the state record and state cookie authenticate that GET.
+const PROVIDER_CALLBACK_PREFIX = "/api/auth/callback/";
 
 /** The 403 to answer a state-changing request from an untrusted origin (see the header), or null. */
 export function untrustedOriginResponse(request: Request): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
+  if (new URL(request.url).pathname.startsWith(PROVIDER_CALLBACK_PREFIX)) return null;
   if (!request.headers.get("Cookie")) {
     const namesOrigin = request.headers.has("Origin") || request.headers.has("Referer");
     if (!namesOrigin || new URL(request.url).pathname.startsWith(API_PREFIX)) return null;

@@ -48,7 +48,7 @@ export function hashToken(token: string): string {
 
 // ---- cookie names: `__Secure-` prefix (and the Secure flag) when BASE_URL is https ----
 
-function cookieName(name: string): string {
+export function cookieName(name: string): string {
   return loadEnv().secureCookies ? `__Secure-app.${name}` : `app.${name}`;
 }
 export const sessionCookieName = () => cookieName("session_token");
@@ -122,7 +122,7 @@ export function requestMeta(request: Request, context: Readonly<RouterContextPro
 // ---- cookies ----
 
 /** `name=encodeURIComponent(value.signature)`; without maxAge it lasts for the browser session. */
-function signedCookie(name: string, value: string, maxAge: number | undefined): string {
+export function signedCookie(name: string, value: string, maxAge: number | undefined): string {
   const { AUTH_SECRET, secureCookies } = loadEnv();
   return serializeCookie(name, encodeURIComponent(`${value}.${sign(value, AUTH_SECRET)}`), {
     maxAge,
@@ -133,7 +133,7 @@ function signedCookie(name: string, value: string, maxAge: number | undefined): 
 const sessionTokenCookie = (token: string, maxAge: number | undefined) =>
   signedCookie(sessionCookieName(), token, maxAge);
 
-function expiredCookie(name: string): string {
+export function expiredCookie(name: string): string {
   return serializeCookie(name, "", { maxAge: 0, secure: loadEnv().secureCookies });
 }
 
@@ -199,7 +199,7 @@ function reviveDates(row: Record<string, unknown>, keys: string[]): Record<strin
 }
 
 /** The value of a signed cookie when its signature is genuine, else null. */
-function readSignedCookie(request: Request, name: string): string | null {
+export function readSignedCookie(request: Request, name: string): string | null {
   const raw = parseCookies(request.headers.get("Cookie")).get(name);
   if (!raw) return null;
   try {

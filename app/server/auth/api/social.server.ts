@@ -1,0 +1,179 @@
+/**
+ * Social sign-in and linked-account endpoints of /api/auth: sign-in/social, the provider
+ * callback, link-social, unlink-account, list-accounts, get-access-token, refresh-token and
+ * account-info. The verbs are in social/social.server.ts.
+ */
+import { redirect } from "react-router";
+import { z } from "zod";
+import { withParams } from "~/lib/safe-redirect";
+import { loadEnv } from "~/server/env.server";
+import { fail } from "~/server/errors.server";
+import { assertLoginOrigin } from "../origin.server";
+import { clearOAuthStateCookie } from "../social/oauth-state.server";
+import {
+  accountInfo,
+  accountQueryInput,
+  completeCallback,
+  getAccessToken,
+  linkSocialInput,
+  linkWithIdToken,
+  listAccounts,
+  refreshAccessToken,
+  signInSocialInput,
+  signInWithIdToken,
+  startSocialFlow,
+  unlinkAccount,
+  unlinkAccountInput,
+} from "../social/social.server";
+import { endpoint, param, type Endpoint } from "./endpoint.server";
+
+/** `target` (relative or trusted: the framework or the state record checked it) on BASE_URL, with `params`. */
+function absoluteWith(target: string, params: Record<string, string> = {}): string {
+  const { BASE_URL, trustedOrigins } = loadEnv();
+  return withParams(new URL(target, BASE_URL).href, params, trustedOrigins) ?? `${BASE_URL}/`;
+}
+
+// What a provider may send back (query of the GET, form of Apple's POST).
+const callbackFields = z.object({
+  code: param(z.string()).optional(),
+  state: param(z.string()).optional(),
+  error: param(z.string()).optional(),
+  error_description: param(z.string()).optional(),
+  iss: param(z.string()).optional(),
+  user: param(z.string()).optional(),
+  device_id: param(z.string()).optional(),
+});
+
+/** The user's id for the token calls: the session's; a `userId` of someone else is refused. */
+function ownerOf(sessionUserId: string, userId: string | undefined): string {
+  if (userId && userId !== sessionUserId) fail("UNAUTHORIZED");
+  return sessionUserId;
+}
+
+export const endpoints: Endpoint[] = [
+  endpoint({
+    method: "POST",
+    path: "/sign-in/social",
+    body: signInSocialInput,
+    async handler({ request, body, meta, cookies, headers }) {
+      assertLoginOrigin(request);
+      if (body.idToken) {
+        const { session, user, setCookies } = await signInWithIdToken({ ...body, idToken: body.idToken }, meta);
+        cookies.push(...setCookies);
+        return { redirect: false, token: session.token, url: undefined, user };
+      }
+      const { url, cookie } = await startSocialFlow(body, null);
+      cookies.push(cookie);
+      if (!body.disableRedirect) headers.set("Location", url);
+      return { url, redirect: !body.disableRedirect };
+    },
+  }),
+
+  // Apple answers with a cross-site form POST: re-issued as the GET below, which the browser
+  // sends with its (SameSite=Lax) state cookie.
+  endpoint({
+    method: "POST",
+    path: "/callback/:id",
+    body: callbackFields,
+    query: callbackFields,
+    formBody: true,
+    rateLimit: false,
+    async handler({ params, body, query }) {
+      const merged = Object.entries({ ...body, ...query }).filter((entry): entry is [string, string] =>
+        Boolean(entry[1]),
+      );
+      const target = `${loadEnv().BASE_URL}/api/auth/callback/${encodeURIComponent(params.id!)}`;
+      return redirect(`${target}?${new URLSearchParams(merged)}`);
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/callback/:id",
+    query: callbackFields,
+    rateLimit: false,
+    async handler({ request, params, meta, session }) {
+      const outcome = await completeCallback(params.id!, request, await session(), meta);
+      const headers = new Headers({ "Set-Cookie": clearOAuthStateCookie() });
+      if (outcome.ok) {
+        for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
+        return redirect(absoluteWith(outcome.redirectTo), { headers });
+      }
+      const errorPage = outcome.errorURL ?? "/api/auth/error";
+      const errorParams: Record<string, string> = { error: outcome.error };
+      if (outcome.description) errorParams.error_description = outcome.description;
+      return redirect(absoluteWith(errorPage, errorParams), { headers });
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/link-social",
+    body: linkSocialInput,
+    async handler({ body, meta, cookies, headers, requireSession }) {
+      const auth = await requireSession();
+      if (body.idToken) {
+        await linkWithIdToken(auth, { ...body, idToken: body.idToken }, meta);
+        return { url: "", status: true, redirect: false };
+      }
+      const { url, cookie } = await startSocialFlow(body, { email: auth.user.email, userId: auth.user.id });
+      cookies.push(cookie);
+      if (!body.disableRedirect) headers.set("Location", url);
+      return { url, redirect: !body.disableRedirect };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/unlink-account",
+    body: unlinkAccountInput,
+    async handler({ body, meta, requireSession }) {
+      await unlinkAccount(await requireSession({ fresh: true }), body, meta);
+      return { status: true };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/list-accounts",
+    async handler({ requireSession }) {
+      return listAccounts((await requireSession()).user.id);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/get-access-token",
+    body: accountQueryInput,
+    async handler({ body, requireSession }) {
+      const { user } = await requireSession();
+      return getAccessToken(ownerOf(user.id, body.userId), body);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/refresh-token",
+    body: accountQueryInput,
+    async handler({ body, requireSession }) {
+      const { user } = await requireSession();
+      return refreshAccessToken(ownerOf(user.id, body.userId), body);
+    },
+  }),
+
+  // better-auth 1.7 reads the account from the query; the spec's call posts it.
+  ...(["GET", "POST"] as const).map((method) =>
+    endpoint({
+      method,
+      path: "/account-info",
+      ...(method === "GET"
+        ? { query: z.object({ accountId: param(z.string().min(1)) }) }
+        : { body: z.object({ accountId: z.string().min(1) }) }),
+      async handler({ body, query, requireSession }) {
+        const { user } = await requireSession();
+        const { accountId } = (method === "GET" ? query : body) as { accountId: string };
+        return accountInfo(user.id, accountId);
+      },
+    }),
+  ),
+];
