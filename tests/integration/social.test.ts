@@ -324,3 +324,418 @@ describe("the authorization-code flow through the stand-in", () => {
     expect(((await info.json()) as { sub: string }).sub).toBe(user.sub);
   });
 });
+
+/** Follows the provider's redirects from `authUrl` and returns the app callback URL it ends on (not requested). */
+async function callbackUrlFrom(b: Browser, authUrl: string): Promise<URL> {
+  let next = authUrl;
+  for (let hops = 0; hops < 10; hops++) {
+    if (next.startsWith(`${app.base}/api/auth/callback/`)) return new URL(next);
+    const response = await b.request(next);
+    const location = response.headers.get("location");
+    if (!location) throw new Error(`${next} answered ${response.status} without a redirect`);
+    next = new URL(location, next).href;
+  }
+  throw new Error("too many redirects");
+}
+
+async function startFlow(b: Browser, body: Record<string, unknown>): Promise<URL> {
+  const started = await b.api("/sign-in/social", { callbackURL: "/profile", errorCallbackURL: "/signin", ...body });
+  return callbackUrlFrom(b, ((await started.json()) as { url: string }).url);
+}
+
+/** Requests an app URL and returns where it redirects. */
+async function landing(b: Browser, url: URL | string): Promise<URL> {
+  const response = await b.request(url.toString());
+  expect(response.status).toBe(302);
+  return new URL(response.headers.get("location")!, app.base);
+}
+
+const isPostgres = () => app.db.url.startsWith("postgres");
+
+/** Runs `fn` while the database refuses `operation` on `table` rows where `column` = `value`. */
+async function whileRefusing(
+  operation: "INSERT" | "DELETE",
+  table: string,
+  column: string,
+  value: string,
+  fn: () => Promise<void>,
+) {
+  const row = operation === "INSERT" ? "NEW" : "OLD";
+  if (isPostgres()) {
+    await app.prisma.$executeRawUnsafe(
+      `CREATE FUNCTION refuse_row() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'refused by the test'; END $$ LANGUAGE plpgsql`,
+    );
+    await app.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_row BEFORE ${operation} ON "${table}" FOR EACH ROW WHEN (${row}."${column}" = '${value}') EXECUTE FUNCTION refuse_row()`,
+    );
+  } else {
+    await app.prisma.$executeRawUnsafe(
+      `CREATE TRIGGER refuse_row BEFORE ${operation} ON "${table}" WHEN ${row}."${column}" = '${value}' BEGIN SELECT RAISE(ABORT, 'refused by the test'); END`,
+    );
+  }
+  try {
+    await fn();
+  } finally {
+    await app.prisma.$executeRawUnsafe(
+      isPostgres() ? `DROP TRIGGER refuse_row ON "${table}"` : "DROP TRIGGER refuse_row",
+    );
+    if (isPostgres()) await app.prisma.$executeRawUnsafe("DROP FUNCTION refuse_row()");
+  }
+}
+
+describe("every callback error code", () => {
+  it("invalid_callback_request: a callback delivered to another provider than the one its flow started with", async () => {
+    standIn.setUser(person());
+    const b = browser();
+    const callback = await startFlow(b, { provider: "google" });
+    const elsewhere = new URL(callback.href.replace("/callback/google", "/callback/microsoft"));
+    const to = await landing(b, elsewhere);
+    expect(to.pathname).toBe("/signin");
+    expect(to.searchParams.get("error")).toBe("invalid_callback_request");
+  });
+
+  it("state_not_found: no state at all", async () => {
+    const to = await landing(browser(), `${app.base}/api/auth/callback/google?code=abc`);
+    expect(to.pathname).toBe("/api/auth/error");
+    expect(to.searchParams.get("error")).toBe("state_not_found");
+  });
+
+  it("please_restart_the_process: replayed, expired, unknown, or finished in another browser", async () => {
+    standIn.setUser(person());
+    const b = browser();
+    const callback = await startFlow(b, { provider: "google", requestSignUp: true });
+    const replay = new URL(callback);
+    expect((await landing(b, callback)).pathname).toBe("/profile");
+    const again = await landing(b, replay);
+    expect(again.searchParams.get("error")).toBe("please_restart_the_process");
+
+    // Expired: the record is older than 10 minutes.
+    const late = browser();
+    const lateCallback = await startFlow(late, { provider: "google" });
+    const state = lateCallback.searchParams.get("state")!;
+    await app.prisma.verification.updateMany({
+      where: { identifier: `oauth-state:${createHash("sha256").update(state).digest("hex")}` },
+      data: { expiresAt: new Date(Date.now() - 1000) },
+    });
+    expect((await landing(late, lateCallback)).searchParams.get("error")).toBe("please_restart_the_process");
+
+    // Unknown state.
+    const unknown = await landing(browser(), `${app.base}/api/auth/callback/google?code=abc&state=${"x".repeat(32)}`);
+    expect(unknown.searchParams.get("error")).toBe("please_restart_the_process");
+
+    // A genuine callback URL carried to another browser (login CSRF): refused, and nobody is signed in.
+    const victim = browser();
+    const attacker = browser();
+    const carried = await startFlow(attacker, { provider: "google" });
+    const forged = await landing(victim, carried);
+    expect(forged.searchParams.get("error")).toBe("please_restart_the_process");
+    expect(await sessionUser(victim)).toBeFalsy();
+  });
+
+  it("no_code, invalid_code and a provider's own error with its description", async () => {
+    standIn.setUser(person());
+    const b = browser();
+    const callback = await startFlow(b, { provider: "google" });
+    callback.searchParams.delete("code");
+    expect((await landing(b, callback)).searchParams.get("error")).toBe("no_code");
+
+    const bogus = await startFlow(b, { provider: "google" });
+    bogus.searchParams.set("code", "not-a-code-the-provider-issued");
+    expect((await landing(b, bogus)).searchParams.get("error")).toBe("invalid_code");
+
+    standIn.setNextError({ error: "access_denied", error_description: "The user said no" });
+    const denied = await landing(b, await startFlow(b, { provider: "google" }));
+    expect(denied.pathname).toBe("/signin");
+    expect(denied.searchParams.get("error")).toBe("access_denied");
+    expect(denied.searchParams.get("error_description")).toBe("The user said no");
+  });
+
+  it("oauth_provider_not_found: a callback for a provider that is not on", async () => {
+    const to = await landing(browser(), `${app.base}/api/auth/callback/myspace?code=abc&state=${"x".repeat(32)}`);
+    expect(to.searchParams.get("error")).toBe("oauth_provider_not_found");
+  });
+
+  it("unable_to_get_user_info: the provider's answer is not an account this app accepts", async () => {
+    // The app only takes personal Microsoft accounts; this one is a work account.
+    standIn.setUser(person({ tid: STAND_IN_TENANT_ID }));
+    const b = browser();
+    const to = await landing(b, await startFlow(b, { provider: "microsoft", requestSignUp: true }));
+    expect(to.searchParams.get("error")).toBe("unable_to_get_user_info");
+  });
+
+  it("email_not_found: a provider account without an email", async () => {
+    standIn.setUser(person({ email: undefined, email_verified: undefined }));
+    const b = browser();
+    const to = await landing(b, await startFlow(b, { provider: "google", requestSignUp: true }));
+    expect(to.searchParams.get("error")).toBe("email_not_found");
+  });
+
+  it("no_callback_url: a state record without a callback URL", async () => {
+    const { createOAuthState } = await import("~/server/auth/social/oauth-state.server");
+    const created = await createOAuthState({
+      providerId: "google",
+      callbackURL: "",
+      errorURL: "/signin",
+      newUserURL: null,
+      link: null,
+      requestSignUp: true,
+    });
+    standIn.setUser(person());
+    const b = browser();
+    applySetCookies(b.jar, [created.cookie]);
+    const authorize = new URL(standIn.authorizationUrl);
+    for (const [key, value] of Object.entries({
+      response_type: "code",
+      client_id: standIn.clients.google.clientId,
+      redirect_uri: `${app.base}/api/auth/callback/google`,
+      state: created.state,
+      scope: "openid email profile",
+      code_challenge: createHash("sha256").update(created.record.codeVerifier).digest("base64url"),
+      code_challenge_method: "S256",
+      nonce: created.record.nonce,
+    })) {
+      authorize.searchParams.set(key, value);
+    }
+    const to = await landing(b, await callbackUrlFrom(b, authorize.href));
+    expect(to.searchParams.get("error")).toBe("no_callback_url");
+  });
+
+  it("signup_disabled: sign-up is explicit here, and this sign-in did not ask for it", async () => {
+    const user = person();
+    standIn.setUser(user);
+    const b = browser();
+    const to = await landing(b, await startFlow(b, { provider: "google" }));
+    expect(to.searchParams.get("error")).toBe("signup_disabled");
+    expect(await app.prisma.user.count({ where: { email: user.email } })).toBe(0);
+  });
+
+  it("unable_to_create_user and unable_to_create_session: the database refuses the write", async () => {
+    const user = person();
+    standIn.setUser(user);
+    const b = browser();
+    await whileRefusing("INSERT", "user", "email", user.email!, async () => {
+      const to = await landing(b, await startFlow(b, { provider: "google", requestSignUp: true }));
+      expect(to.searchParams.get("error")).toBe("unable_to_create_user");
+    });
+    expect((await landing(b, await startFlow(b, { provider: "google", requestSignUp: true }))).pathname).toBe(
+      "/profile",
+    );
+    const { id } = await app.prisma.user.findUniqueOrThrow({ where: { email: user.email } });
+    const other = browser();
+    await whileRefusing("INSERT", "session", "userId", id, async () => {
+      const to = await landing(other, await startFlow(other, { provider: "google" }));
+      expect(to.searchParams.get("error")).toBe("unable_to_create_session");
+    });
+  });
+
+  it("internal_server_error: the state record cannot be read", async () => {
+    standIn.setUser(person());
+    const b = browser();
+    const callback = await startFlow(b, { provider: "google" });
+    const identifier = `oauth-state:${createHash("sha256").update(callback.searchParams.get("state")!).digest("hex")}`;
+    await whileRefusing("DELETE", "verification", "identifier", identifier, async () => {
+      const to = await landing(b, callback);
+      expect(to.pathname).toBe("/api/auth/error");
+      expect(to.searchParams.get("error")).toBe("internal_server_error");
+    });
+  });
+});
+
+/** A browser signed in as a new user through Google; returns it with the stand-in user. */
+async function signedUpWithGoogle(overrides: Partial<StandInUser> = {}) {
+  const user = person(overrides);
+  standIn.setUser(user);
+  const b = browser();
+  await socialSignIn(b, { provider: "google", requestSignUp: true });
+  const { id } = (await sessionUser(b))!;
+  return { b, user, id };
+}
+
+describe("linking from a signed-in session", () => {
+  it("links another provider through the redirect flow, then refuses one already linked elsewhere", async () => {
+    const { b, id } = await signedUpWithGoogle();
+    const microsoftUser = person(); // another address: fine for a redirect link
+    standIn.setUser(microsoftUser);
+    const started = await b.api("/link-social", {
+      provider: "microsoft",
+      callbackURL: "/profile",
+      errorCallbackURL: "/profile",
+    });
+    expect(started.status).toBe(200);
+    const body = (await started.json()) as { url: string; redirect: boolean };
+    expect(body.redirect).toBe(true);
+    expect(started.headers.get("location")).toBe(body.url);
+    const linked = await landing(b, await callbackUrlFrom(b, body.url));
+    expect(linked.pathname).toBe("/profile");
+    expect(linked.searchParams.get("error")).toBeNull();
+    expect((await app.prisma.account.findMany({ where: { userId: id } })).map((a) => a.providerId).sort()).toEqual([
+      "google",
+      "microsoft",
+    ]);
+    expect(await app.prisma.auditLog.count({ where: { userId: id, action: "link-social" } })).toBe(1);
+
+    // That Microsoft account now belongs to this user: someone else cannot link it.
+    const taken = await signedUpWithGoogle();
+    standIn.setUser(microsoftUser);
+    const stolen = await taken.b.api("/link-social", { provider: "microsoft", errorCallbackURL: "/profile" });
+    const to = await landing(taken.b, await callbackUrlFrom(taken.b, ((await stolen.json()) as { url: string }).url));
+    expect(to.searchParams.get("error")).toBe("account_already_linked_to_different_user");
+  });
+
+  it("unable_to_link_account: the provider does not vouch for the address", async () => {
+    const { b, id } = await signedUpWithGoogle();
+    standIn.setUser(person({ email_verified: false }));
+    const started = await b.api("/link-social", { provider: "microsoft", errorCallbackURL: "/profile" });
+    const to = await landing(b, await callbackUrlFrom(b, ((await started.json()) as { url: string }).url));
+    expect(to.pathname).toBe("/profile");
+    expect(to.searchParams.get("error")).toBe("unable_to_link_account");
+    expect(await app.prisma.account.count({ where: { userId: id } })).toBe(1);
+  });
+
+  it("needs a session", async () => {
+    const response = await browser().api("/link-social", { provider: "google" });
+    expect(response.status).toBe(401);
+  });
+});
+
+describe("ID tokens", () => {
+  it("signs in (and up) with a Google ID token checked against the key set", async () => {
+    const user = person();
+    standIn.setUser(user);
+    const b = browser();
+    const token = await standIn.signIdToken({ nonce: "nonce-1" }, "google");
+    const response = await b.api("/sign-in/social", {
+      provider: "google",
+      requestSignUp: true,
+      idToken: { token, nonce: "nonce-1" },
+    });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { redirect: boolean; token: string; user: { email: string } };
+    expect(body.redirect).toBe(false);
+    expect(body.token).toEqual(expect.any(String));
+    expect(body.user.email).toBe(user.email);
+    expect((await sessionUser(b))?.email).toBe(user.email);
+  });
+
+  it("refuses a forged, expired or replayed-elsewhere ID token, and providers without ID tokens", async () => {
+    const user = person();
+    standIn.setUser(user);
+    const b = browser();
+    const attempts = [
+      { token: await standIn.signIdTokenWithForeignKey({}, "google") },
+      { token: await standIn.signIdToken({ exp: Math.floor(Date.now() / 1000) - 3600 }, "google") },
+      { token: await standIn.signIdToken({ nonce: "one" }, "google"), nonce: "another" },
+      { token: await standIn.signIdToken({ aud: "someone-else" }, "google") },
+    ];
+    for (const idToken of attempts) {
+      const response = await b.api("/sign-in/social", { provider: "google", requestSignUp: true, idToken });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ code: "INVALID_TOKEN" });
+    }
+    expect(await app.prisma.user.count({ where: { email: user.email } })).toBe(0);
+    const github = await b.api("/sign-in/social", { provider: "github", idToken: { token: attempts[0]!.token } });
+    expect(github.status).toBe(404);
+    expect(await github.json()).toMatchObject({ code: "ID_TOKEN_NOT_SUPPORTED" });
+  });
+
+  it("links with an ID token only for the user's own address", async () => {
+    const { b, user } = await signedUpWithGoogle();
+    standIn.setUser({ ...person(), email: user.email, tid: CONSUMER_TENANT });
+    const same = await b.api("/link-social", {
+      provider: "microsoft",
+      idToken: { token: await standIn.signIdToken({}, "microsoft") },
+    });
+    expect(same.status).toBe(200);
+    expect(await same.json()).toEqual({ url: "", status: true, redirect: false });
+
+    standIn.setUser(person({ tid: CONSUMER_TENANT }));
+    const different = await b.api("/link-social", {
+      provider: "microsoft",
+      idToken: { token: await standIn.signIdToken({}, "microsoft") },
+    });
+    expect(different.status).toBe(401);
+    expect(await different.json()).toMatchObject({ code: "LINKING_DIFFERENT_EMAILS_NOT_ALLOWED" });
+  });
+});
+
+describe("the user's accounts", () => {
+  it("lists accounts without secrets, scopes as an array", async () => {
+    const { b, id, user } = await signedUpWithGoogle();
+    const response = await b.request(`${app.base}/api/auth/list-accounts`);
+    const accounts = (await response.json()) as Record<string, unknown>[];
+    expect(accounts).toHaveLength(1);
+    expect(Object.keys(accounts[0]!).sort()).toEqual(
+      ["accountId", "createdAt", "id", "providerId", "scopes", "updatedAt", "userId"].sort(),
+    );
+    expect(accounts[0]).toMatchObject({ providerId: "google", accountId: user.sub, userId: id });
+    expect(accounts[0]!.scopes).toEqual(expect.arrayContaining(["openid", "email", "profile"]));
+  });
+
+  it("refuses to unlink the last account, unlinks another, and wants a fresh session", async () => {
+    const { b, id } = await signedUpWithGoogle();
+    const [google] = await app.prisma.account.findMany({ where: { userId: id } });
+    const last = await b.api("/unlink-account", { accountId: google!.id });
+    expect(last.status).toBe(400);
+    expect(await last.json()).toEqual({
+      code: "FAILED_TO_UNLINK_LAST_ACCOUNT",
+      message: "You can't unlink your last account",
+    });
+
+    const second = await app.prisma.account.create({ data: { providerId: "github", accountId: "gh-1", userId: id } });
+    const unknown = await b.api("/unlink-account", { accountId: "no-such-account" });
+    expect(await unknown.json()).toMatchObject({ code: "ACCOUNT_NOT_FOUND" });
+    const unlinked = await b.api("/unlink-account", { accountId: second.id });
+    expect(await unlinked.json()).toEqual({ status: true });
+    expect(await app.prisma.account.count({ where: { userId: id } })).toBe(1);
+    expect(await app.prisma.auditLog.count({ where: { userId: id, action: "unlink-account" } })).toBe(1);
+
+    await app.prisma.account.create({ data: { providerId: "github", accountId: "gh-2", userId: id } });
+    await app.prisma.session.updateMany({
+      where: { userId: id },
+      data: { createdAt: new Date(Date.now() - 2 * 86400_000) },
+    });
+    b.jar.delete("app.session_data"); // the cookie cache would still show the session as new for a minute
+    const stale = await b.api("/unlink-account", { providerId: "github" });
+    expect(stale.status).toBe(403);
+    expect(await stale.json()).toMatchObject({ code: "SESSION_NOT_FRESH" });
+  });
+
+  it("refreshes an access token with fewer than 5 seconds left, and not before", async () => {
+    const { b, user } = await signedUpWithGoogle();
+    const where = { providerId: "google", accountId: user.sub };
+    const first = (await (await b.api("/get-access-token", { providerId: "google" })).json()) as {
+      accessToken: string;
+    };
+
+    await app.prisma.account.updateMany({ where, data: { accessTokenExpiresAt: new Date(Date.now() + 60_000) } });
+    const kept = (await (await b.api("/get-access-token", { providerId: "google" })).json()) as { accessToken: string };
+    expect(kept.accessToken).toBe(first.accessToken);
+
+    await app.prisma.account.updateMany({ where, data: { accessTokenExpiresAt: new Date(Date.now() + 4000) } });
+    const renewed = (await (await b.api("/get-access-token", { providerId: "google" })).json()) as {
+      accessToken: string;
+      accessTokenExpiresAt: string;
+    };
+    expect(renewed.accessToken).not.toBe(first.accessToken);
+    expect(new Date(renewed.accessTokenExpiresAt).getTime()).toBeGreaterThan(Date.now() + 60_000);
+
+    const forced = await b.api("/refresh-token", { providerId: "google" });
+    expect(forced.status).toBe(200);
+    const refreshed = (await forced.json()) as { accessToken: string; providerId: string; accountId: string };
+    expect(refreshed).toMatchObject({ providerId: "google", accountId: user.sub });
+    expect(refreshed.accessToken).not.toBe(renewed.accessToken);
+
+    const unknown = await b.api("/get-access-token", { providerId: "github" });
+    expect(await unknown.json()).toMatchObject({ code: "ACCOUNT_NOT_FOUND" });
+  });
+
+  it("returns the provider's user info for an account", async () => {
+    const { b, user } = await signedUpWithGoogle();
+    const response = await b.request(`${app.base}/api/auth/account-info?accountId=${user.sub}`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      user: { id: user.sub, email: user.email, name: user.name, emailVerified: true },
+      data: expect.any(Object),
+    });
+  });
+});

@@ -233,6 +233,17 @@ async function resolveUser(
   }
   const signUp = loadEnv().SOCIAL_SIGN_UP;
   if (signUp === "off" || (signUp === "explicit" && !requestSignUp)) throw new SignInRefused("signup_disabled");
+  return createSocialUser(providerId, profile, tokens, email, vouched, meta);
+}
+
+async function createSocialUser(
+  providerId: SocialProviderId,
+  profile: SocialProfile,
+  tokens: ProviderTokens,
+  email: string,
+  vouched: boolean,
+  meta: RequestMeta,
+): Promise<Resolution> {
   try {
     const user = await prisma.user.create({
       data: {
@@ -262,8 +273,11 @@ async function resolveUser(
     });
     return { user, isNew: true };
   } catch (error) {
-    // Someone else created this email or this provider account meanwhile: start over once.
-    if (!isUniqueViolation(error)) throw error;
+    if (!isUniqueViolation(error)) {
+      console.error(`[social] ${providerId}: creating the user failed:`, error);
+      throw new SignInRefused("unable_to_create_user");
+    }
+    // Someone else created this provider account meanwhile: that user signs in.
     const again = await prisma.account.findUnique({
       where: { providerId_accountId: { providerId, accountId: profile.id } },
       select: { user: { select: authUserSelect } },
@@ -352,6 +366,8 @@ export async function completeCallback(
   }
   const { profile, tokens, state } = verified;
   const refused = (error: string) => ({ ok: false as const, error, errorURL: state.errorURL });
+  // Every flow we start has one (default "/"); a record without one was not made by us.
+  if (!state.callbackURL) return refused("no_callback_url");
   if (state.link) return linkFromCallback(providerId, verified, current, meta);
   try {
     const resolution = await resolveUser(providerId, profile, tokens, state.requestSignUp, meta);
