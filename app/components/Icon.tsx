@@ -26,7 +26,26 @@ export type IconName =
   | "lock"
   | "users"
   | "zap"
-  | "languages";
+  | "languages"
+  | "brand-apple"
+  | "brand-discord"
+  | "brand-facebook"
+  | "brand-github"
+  | "brand-microsoft"
+  | "brand-google"
+  | "brand-huggingface"
+  | "brand-spotify"
+  | "brand-twitch"
+  | "brand-twitter"
+  | "brand-dropbox"
+  | "brand-kick"
+  | "brand-linkedin"
+  | "brand-gitlab"
+  | "brand-tiktok"
+  | "brand-reddit"
+  | "brand-roblox"
+  | "brand-vk"
+  | "brand-zoom";
 
 /** Icons come from one SVG sprite that ships with the app: no icon service, one cached file. */
 export function Icon({ name, className = "size-4", title }: { name: IconName; className?: string; title?: string }) {

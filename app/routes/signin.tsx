@@ -5,6 +5,7 @@ import { data, Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
+import { OrDivider, SocialButtons, SocialErrorNotice } from "~/components/SocialButtons";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
 import { SubmitButton } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
@@ -22,7 +23,16 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import { authT, cookieHeaders, failed, invalid, pageLocale, SECRET_FIELDS } from "~/server/forms.server";
+import {
+  authT,
+  cookieHeaders,
+  failed,
+  invalid,
+  pageLocale,
+  SECRET_FIELDS,
+  socialFormRedirect,
+} from "~/server/forms.server";
+import { enabledProviders } from "~/server/auth/social/social.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -32,8 +42,15 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ context }: Route.LoaderArgs) {
-  return { meta: pageMeta(context, "signin") };
+export function loader({ request, context }: Route.LoaderArgs) {
+  const query = new URL(request.url).searchParams;
+  return {
+    meta: pageMeta(context, "signin"),
+    providers: enabledProviders(),
+    // Where a social sign-in that failed sends the visitor (spec section 8 codes).
+    socialError: query.get("error"),
+    socialErrorDescription: query.get("error_description"),
+  };
 }
 
 /** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
@@ -48,6 +65,13 @@ export async function action({ request, context }: Route.ActionArgs) {
   const url = new URL(request.url);
   const formData = await request.formData();
   const meta = requestMeta(request, context);
+
+  if (formData.get("intent") === "social") {
+    return socialFormRedirect(request, context, formData, {
+      callbackPath: localizePath("/", locale),
+      errorPath: localizePath("/signin", locale),
+    });
+  }
 
   if (formData.get("intent") === "send-verification") {
     const submission = parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) });
@@ -76,12 +100,12 @@ export async function action({ request, context }: Route.ActionArgs) {
   const { email, password, rememberMe } = submission.value;
   try {
     await enforceRateLimit(meta.ipAddress, "/sign-in/email");
+    const target =
+      safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
     const { user, setCookies } = await signInEmail(
       { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
       meta,
     );
-    const target =
-      safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
     return redirectWithToast(
       target,
       { type: "success", title: t("signIn.signedIn", { name: user.name }) },
@@ -145,6 +169,9 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
             <ResendForm email={unverifiedEmail} errors={resendResult?.error?.[""] ?? undefined} />
           </>
         ) : null}
+        {loaderData.socialError ? (
+          <SocialErrorNotice code={loaderData.socialError} description={loaderData.socialErrorDescription} />
+        ) : null}
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <input type="hidden" name="intent" value="sign-in" />
           <FormErrors id={form.errorId} errors={form.errors} />
@@ -170,6 +197,12 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
             {t("signIn.submit")}
           </SubmitButton>
         </Form>
+        {loaderData.providers.length ? (
+          <>
+            <OrDivider />
+            <SocialButtons providers={loaderData.providers} intent="social" />
+          </>
+        ) : null}
       </div>
     </AuthCard>
   );

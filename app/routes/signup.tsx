@@ -5,6 +5,7 @@ import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signup";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
+import { OrDivider, SocialButtons, SocialErrorNotice } from "~/components/SocialButtons";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
@@ -18,7 +19,8 @@ import { zodErrorMap } from "~/lib/validation";
 import { signUpEmail } from "~/server/auth/accounts.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
+import { enabledProviders } from "~/server/auth/social/social.server";
+import { authT, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -30,8 +32,14 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 export function loader({ request, context }: Route.LoaderArgs) {
   // After a sign-up the page says "check your email" (the address itself travels in the toast).
-  const sent = new URL(request.url).searchParams.get("sent") === "1";
-  return { meta: pageMeta(context, "signup"), sent };
+  const query = new URL(request.url).searchParams;
+  return {
+    meta: pageMeta(context, "signup"),
+    sent: query.get("sent") === "1",
+    providers: enabledProviders(),
+    socialError: query.get("error"),
+    socialErrorDescription: query.get("error_description"),
+  };
 }
 
 /** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
@@ -43,7 +51,15 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export async function action({ request, context }: Route.ActionArgs) {
   const locale = pageLocale(context);
   const t = authT(context);
-  const submission = parseWithZod(await request.formData(), { schema: signUpSchema, error: zodErrorMap(locale) });
+  const formData = await request.formData();
+  if (formData.get("intent") === "social") {
+    return socialFormRedirect(request, context, formData, {
+      callbackPath: localizePath("/profile", locale),
+      errorPath: localizePath("/signup", locale),
+      requestSignUp: true,
+    });
+  }
+  const submission = parseWithZod(formData, { schema: signUpSchema, error: zodErrorMap(locale) });
   if (submission.status !== "success") return invalid(submission);
   const { name, email, newPassword } = submission.value;
   const meta = requestMeta(request, context);
@@ -98,7 +114,18 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
           </AppLink>
         </div>
       ) : (
-        <SignUpForm />
+        <div className="flex flex-col gap-5">
+          {loaderData.socialError ? (
+            <SocialErrorNotice code={loaderData.socialError} description={loaderData.socialErrorDescription} />
+          ) : null}
+          <SignUpForm />
+          {loaderData.providers.length ? (
+            <>
+              <OrDivider />
+              <SocialButtons providers={loaderData.providers} intent="social" />
+            </>
+          ) : null}
+        </div>
       )}
     </AuthCard>
   );

@@ -1,8 +1,14 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Locale } from "~/i18n/config";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta, type AuthSession } from "~/server/auth/session.server";
+import { socialRedirect } from "~/server/auth/social/social.server";
+import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
+import { redirectWithToast } from "~/server/toast.server";
 
 /**
  * The page actions' shared plumbing: the request's language, a translator for it, and the
@@ -53,6 +59,40 @@ export function failed<Extra extends object>(
     status: error.status,
     headers: error.headers,
   });
+}
+
+/** A service's `AppError` as a toast title in the page's language; anything else is a bug and is rethrown. */
+export function errorTitle(t: ReturnType<typeof authT>, error: unknown): string {
+  if (!isAppError(error)) throw error;
+  return t(`errors.${error.code ?? "UNKNOWN"}`, { defaultValue: t("errors.UNKNOWN") });
+}
+
+/**
+ * A social button's post (SocialButtons): off to the provider, coming back to `callbackPath`,
+ * or to `errorPath` with the callback's error code. Signed in, it links the provider to the
+ * account instead. A refusal before leaving (unknown provider, rate limit) is a toast here.
+ */
+export async function socialFormRedirect(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  formData: FormData,
+  options: { callbackPath: string; errorPath: string; requestSignUp?: boolean; link?: AuthSession },
+): Promise<Response> {
+  const url = new URL(request.url);
+  const callbackURL = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? options.callbackPath;
+  try {
+    await enforceRateLimit(requestMeta(request, context).ipAddress, options.link ? "/link-social" : "/sign-in/social");
+    const link = options.link ? { email: options.link.user.email, userId: options.link.user.id } : null;
+    const input = {
+      provider: String(formData.get("provider") ?? ""),
+      callbackURL,
+      errorCallbackURL: options.errorPath,
+      requestSignUp: options.requestSignUp,
+    };
+    return await socialRedirect(input, link);
+  } catch (error) {
+    return redirectWithToast(url.pathname + url.search, { type: "error", title: errorTitle(authT(context), error) });
+  }
 }
 
 /** Set-Cookie values from a service, as response headers (to merge with a redirect's). */

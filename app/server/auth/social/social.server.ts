@@ -15,6 +15,7 @@
  * Provider tokens are stored encrypted (crypto.server.ts); only this module reads them.
  */
 import type { OAuth2Tokens } from "arctic";
+import { redirect } from "react-router";
 import { z } from "zod";
 import { audit } from "~/server/audit.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
@@ -678,4 +679,16 @@ export async function accountInfo(userId: string, accountId: string) {
     },
     data,
   };
+}
+
+/**
+ * A page's social button (a plain form post, with or without JavaScript): 302 to the
+ * provider, with the state cookie for this browser.
+ */
+export async function socialRedirect(
+  input: SignInSocialInput,
+  link: { email: string; userId: string } | null,
+): Promise<Response> {
+  const { url, cookie } = await startSocialFlow(input, link);
+  return redirect(url, { headers: { "Set-Cookie": cookie } });
 }

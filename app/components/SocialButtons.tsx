@@ -1,0 +1,60 @@
+import { Icon } from "~/components/Icon";
+import { Notice } from "~/components/ui/AuthCard";
+import { useTranslation } from "~/lib/translations";
+import type { SocialProviderId } from "~/server/env.server";
+
+export interface SocialProvider {
+  id: SocialProviderId;
+  name: string;
+}
+
+/**
+ * One button per enabled provider. A plain form post (not a fetch): the answer is a redirect
+ * to the provider's site, the same with or without JavaScript.
+ */
+export function SocialButtons({ providers, intent }: { providers: SocialProvider[]; intent: string }) {
+  const { t } = useTranslation("auth");
+  if (!providers.length) return null;
+  return (
+    <form method="post" className="grid grid-cols-1 gap-2 sm:grid-cols-2" data-testid="social-buttons">
+      <input type="hidden" name="intent" value={intent} />
+      {providers.map((provider) => (
+        <button
+          key={provider.id}
+          type="submit"
+          name="provider"
+          value={provider.id}
+          aria-label={t("social.continueWith", { provider: provider.name })}
+          className="flex items-center justify-center gap-2 rounded-md border border-slate-300 bg-white px-3 py-2 text-sm font-medium text-slate-800 shadow-sm hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-primary-600 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800"
+        >
+          <Icon name={`brand-${provider.id}`} className="size-4 shrink-0" />
+          <span className="truncate">{provider.name}</span>
+        </button>
+      ))}
+    </form>
+  );
+}
+
+/** "or" between the password form and the provider buttons. */
+export function OrDivider() {
+  const { t } = useTranslation("auth");
+  return (
+    <div className="flex items-center gap-3 text-xs text-slate-500" role="separator">
+      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
+      {t("social.or")}
+      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
+    </div>
+  );
+}
+
+/** Why a social sign-in or link failed (the callback's `error=`), and the provider's own words if any. */
+export function SocialErrorNotice({ code, description }: { code: string; description?: string | null }) {
+  const { t, i18n } = useTranslation("auth");
+  const key = `social.errors.${code}`;
+  return (
+    <Notice tone="error" title={t("social.errorTitle")} testId="social-error">
+      {i18n.exists(`auth:${key}`) ? t(key) : t("social.errors.provider", { code })}
+      {description ? <span className="mt-1 block italic">{description}</span> : null}
+    </Notice>
+  );
+}
