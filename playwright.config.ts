@@ -2,6 +2,7 @@ import { defineConfig, devices } from "@playwright/test";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { standInEnv } from "./tests/support/oidc-stand-in";
 
 const PORT = Number(process.env.E2E_PORT ?? 4173);
 export const BASE_URL = `http://localhost:${PORT}`;
@@ -12,6 +13,9 @@ export const BASE_URL = `http://localhost:${PORT}`;
  * Set on process.env so the test workers (which inherit it) read the same directory.
  */
 process.env.E2E_SMTP_PORT ??= String(PORT + 2);
+// The OpenID Connect stand-in for Google and Microsoft sign-in, and its control port (+1).
+process.env.E2E_OIDC_PORT ??= String(PORT + 3);
+export const OIDC_ISSUER = `http://127.0.0.1:${process.env.E2E_OIDC_PORT}`;
 process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
 
 /**
@@ -51,18 +55,29 @@ export default defineConfig({
     { name: "js", testIgnore: /no-js\.spec\.ts/ },
     { name: "no-js", testMatch: /no-js\.spec\.ts/, use: { javaScriptEnabled: false } },
   ],
-  webServer: {
-    command: "node build/server.js",
-    url: `${BASE_URL}/healthz`,
-    reuseExistingServer: false,
-    timeout: 60_000,
-    env: {
-      PORT: String(PORT),
-      BASE_URL,
-      DATABASE_URL: `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`,
-      AUTH_SECRET: "e2e-test-secret-0123456789abcdefghijkl",
-      RATE_LIMIT: "off",
-      SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+  webServer: [
+    {
+      command: "npx vite-node tests/e2e/support/oidc-server.ts",
+      url: `${OIDC_ISSUER}/.well-known/openid-configuration`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_OIDC_PORT: process.env.E2E_OIDC_PORT, E2E_APP_URL: BASE_URL },
     },
-  },
+    {
+      command: "node build/server.js",
+      url: `${BASE_URL}/healthz`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        PORT: String(PORT),
+        BASE_URL,
+        DATABASE_URL: `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`,
+        AUTH_SECRET: "e2e-test-secret-0123456789abcdefghijkl",
+        RATE_LIMIT: "off",
+        SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
+        ...standInEnv(OIDC_ISSUER, "google"),
+        ...standInEnv(OIDC_ISSUER, "microsoft"),
+      },
+    },
+  ],
 });

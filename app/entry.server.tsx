@@ -7,10 +7,23 @@ import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { splitLocale } from "~/i18n/config";
 import { NonceProvider } from "~/lib/nonce";
+import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
 import { cachedPage, pageCacheKey, storePage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
+
+/**
+ * Forms post to us, and social sign-in buttons are followed by a redirect to the provider:
+ * browsers hold that redirect to `form-action` too, so the providers' authorization origins
+ * are allowed there.
+ */
+let formActions: string | undefined;
+const formActionSources = () =>
+  (formActions ??= [
+    "'self'",
+    ...new Set(loadEnv().socialProviders.map((provider) => new URL(provider.authorizationUrl).origin)),
+  ].join(" "));
 
 /** One CSP per document: scripts only from us or carrying this response's nonce. */
 function contentSecurityPolicy(nonce: string): string {
@@ -21,7 +34,7 @@ function contentSecurityPolicy(nonce: string): string {
     "img-src 'self' data: https:",
     "font-src 'self'",
     "connect-src 'self'",
-    "form-action 'self'",
+    `form-action ${formActionSources()}`,
     "frame-ancestors 'none'",
     "base-uri 'self'",
     "object-src 'none'",

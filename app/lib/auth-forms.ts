@@ -112,6 +112,11 @@ export const revokeSessionSchema = z.object({
 
 export const revokeOtherSessionsSchema = z.object({ intent: z.literal("revoke-other-sessions") });
 
+export const unlinkAccountSchema = z.object({
+  intent: z.literal("unlink-account"),
+  accountId: z.string().min(1).max(200),
+});
+
 /** With a password the deletion needs it; without one the emailed confirmation applies. */
 export function deleteAccountSchema(hasPassword: boolean) {
   return z.object({
@@ -127,6 +132,7 @@ export const profileSchemas = {
   "set-password": setPasswordSchema,
   "revoke-session": revokeSessionSchema,
   "revoke-other-sessions": revokeOtherSessionsSchema,
+  "unlink-account": unlinkAccountSchema,
   "delete-account": deleteAccountSchema(true),
 } as const;
 

@@ -6,7 +6,8 @@ import { data, useActionData, useFetcher, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/profile";
 import { withTranslations } from "~/lib/translations";
-import { Icon } from "~/components/Icon";
+import { Icon, type IconName } from "~/components/Icon";
+import { SocialButtons } from "~/components/SocialButtons";
 import { SubmitButton, buttonClass } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
@@ -45,7 +46,10 @@ import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
-import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
+import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
+import { SOCIAL_PROVIDERS } from "~/server/auth/social/providers.server";
+import type { SocialProviderId } from "~/server/env.server";
+import { authT, errorTitle, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -59,7 +63,13 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   requireUser(request, context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
   const { user } = auth;
-  const [sessions, withPassword] = await Promise.all([listUserSessions(auth), hasPassword(user.id)]);
+  const linkOutcome = socialLinkToast(request, context);
+  if (linkOutcome) return linkOutcome;
+  const [sessions, withPassword, accounts] = await Promise.all([
+    listUserSessions(auth),
+    hasPassword(user.id),
+    listAccounts(user.id),
+  ]);
   return {
     meta: pageMeta(context, "profile"),
     user: {
@@ -77,7 +87,29 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       ipAddress: session.ipAddress,
       lastActive: session.updatedAt.toISOString(),
     })),
+    accounts: accounts.map((account) => ({
+      id: account.id,
+      providerId: account.providerId,
+      name:
+        account.providerId in SOCIAL_PROVIDERS ? SOCIAL_PROVIDERS[account.providerId as SocialProviderId].name : null,
+    })),
+    providers: enabledProviders(),
   };
+}
+
+/**
+ * A link flow comes back here with `?linked=1` or the callback's `?error=`: said once in a
+ * toast, in the page's language, under the clean URL.
+ */
+function socialLinkToast(request: Request, context: Route.LoaderArgs["context"]) {
+  const query = new URL(request.url).searchParams;
+  const error = query.get("error");
+  if (!query.has("linked") && !error) return null;
+  const t = authT(context);
+  const here = localizePath("/profile", pageLocale(context));
+  if (!error) return redirectWithToast(here, { type: "success", title: t("profile.accounts.linked") });
+  const description = t(`social.errors.${error}`, { defaultValue: t("social.errors.provider", { code: error }) });
+  return redirectWithToast(here, { type: "error", title: t("social.linkErrorTitle"), description });
 }
 
 /** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
@@ -86,7 +118,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-type ActionIntent = ProfileIntent | "send-verification";
+type ActionIntent = ProfileIntent | "send-verification" | "link-social";
 
 /** The /api/auth call each section does, whose rate limit it shares. */
 const API_PATHS: Record<ProfileIntent, string> = {
@@ -96,6 +128,7 @@ const API_PATHS: Record<ProfileIntent, string> = {
   "set-password": "/set-password",
   "revoke-session": "/revoke-session",
   "revoke-other-sessions": "/revoke-other-sessions",
+  "unlink-account": "/unlink-account",
   "delete-account": "/delete-user",
 };
 
@@ -139,6 +172,14 @@ export async function action({ request, context }: Route.ActionArgs) {
       return failed(submission, error, {}, extra);
     }
     return done(t("profile.email.resent"), t("profile.email.resentBody", { email: auth.user.email }));
+  }
+
+  if (intent === "link-social") {
+    return socialFormRedirect(request, context, formData, {
+      callbackPath: `${here}?linked=1`,
+      errorPath: here,
+      link: auth,
+    });
   }
 
   if (!isProfileIntent(intent)) throw data("Unknown intent", { status: 400 });
@@ -185,6 +226,15 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "revoke-other-sessions": {
         await revokeOtherUserSessions(auth, meta);
         return done(t("profile.sessions.revokedOthers"));
+      }
+      case "unlink-account": {
+        try {
+          await unlinkAccount(auth, { accountId: String(value.accountId) }, meta);
+        } catch (error) {
+          // Said in a toast: the accounts list has no field to put it next to.
+          return redirectWithToast(here, { type: "error", title: errorTitle(t, error) });
+        }
+        return done(t("profile.accounts.unlinked"));
       }
       case "delete-account": {
         const password = typeof value.password === "string" ? value.password : undefined;
@@ -244,6 +294,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       ) : (
         <SetPasswordSection key={`set-password-${key}`} />
       )}
+      <AccountsSection accounts={loaderData.accounts} providers={loaderData.providers} />
       <SessionsSection sessions={loaderData.sessions} />
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />
     </div>
@@ -568,6 +619,63 @@ function RevokeSessionButton({ token, device }: { token: string; device: string 
         pending={fetcher.state !== "idle"}
       >
         {t("profile.sessions.revoke")}
+      </SubmitButton>
+    </fetcher.Form>
+  );
+}
+
+function AccountsSection({
+  accounts,
+  providers,
+}: {
+  accounts: LoaderData["accounts"];
+  providers: LoaderData["providers"];
+}) {
+  const { t } = useTranslation("auth");
+  const linkable = providers.filter((provider) => !accounts.some((account) => account.providerId === provider.id));
+  return (
+    <Section id="accounts" title={t("profile.accounts.title")} description={t("profile.accounts.description")}>
+      <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="account-list">
+        {accounts.map((account) => {
+          const password = account.providerId === "credential";
+          const label = password ? t("profile.accounts.password") : (account.name ?? account.providerId);
+          return (
+            <li key={account.id} data-provider={account.providerId} className="flex items-center gap-4 py-3">
+              <Icon
+                name={password ? "lock" : (`brand-${account.providerId}` as IconName)}
+                className="size-5 shrink-0 text-slate-500"
+              />
+              <span className="min-w-0 flex-1 truncate text-sm font-medium">{label}</span>
+              {accounts.length > 1 ? <UnlinkButton accountId={account.id} label={label} /> : null}
+            </li>
+          );
+        })}
+      </ul>
+      {accounts.length === 1 ? <p className="mt-2 text-sm text-slate-500">{t("profile.accounts.onlyOne")}</p> : null}
+      {linkable.length ? (
+        <div className="mt-5 flex flex-col gap-3">
+          <p className="text-sm font-medium">{t("profile.accounts.linkAnother")}</p>
+          <SocialButtons providers={linkable} intent="link-social" />
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+function UnlinkButton({ accountId, label }: { accountId: string; label: string }) {
+  const { t } = useTranslation("auth");
+  const fetcher = useFetcher<typeof action>({ key: `unlink-account-${accountId}` });
+  return (
+    <fetcher.Form method="post">
+      <IntentInput intent="unlink-account" />
+      <input type="hidden" name="accountId" value={accountId} />
+      <SubmitButton
+        variant="ghost"
+        aria-label={t("profile.accounts.unlinkLabel", { provider: label })}
+        pendingLabel={t("profile.accounts.unlinkPending")}
+        pending={fetcher.state !== "idle"}
+      >
+        {t("profile.accounts.unlink")}
       </SubmitButton>
     </fetcher.Form>
   );

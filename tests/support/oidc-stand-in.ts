@@ -54,6 +54,8 @@ export interface StandInError {
 }
 
 export interface OidcStandInOptions {
+  /** Default: any free port. A fixed one lets another process know the issuer in advance (browser tests). */
+  port?: number;
   /** The app's origin, when known before start (otherwise see addAppBaseUrl). */
   appBaseUrl?: string;
   /** Default per provider: `<id>-client` / `<id>-secret`, no extra redirect URIs. */
@@ -116,13 +118,35 @@ function rsaKey(): KeyObject {
   return generateKeyPairSync("rsa", { modulusLength: 2048 }).privateKey;
 }
 
+/** The variables that point the app's `providerId` at a stand-in with this issuer (default clients unless given). */
+export function standInEnv(
+  issuer: string,
+  providerId: StandInProviderId,
+  client: Pick<StandInClient, "clientId" | "clientSecret"> = {
+    clientId: `${providerId}-client`,
+    clientSecret: `${providerId}-secret`,
+  },
+): Record<string, string> {
+  const prefix = providerId.toUpperCase();
+  return {
+    [`${prefix}_CLIENT_ID`]: client.clientId,
+    [`${prefix}_CLIENT_SECRET`]: client.clientSecret,
+    [`${prefix}_AUTHORIZATION_URL`]: `${issuer}/auth`,
+    [`${prefix}_TOKEN_URL`]: `${issuer}/token`,
+    [`${prefix}_ISSUER`]: issuer,
+    [`${prefix}_JWKS_URL`]: `${issuer}/jwks`,
+    // Google's profile comes from the ID token alone: the app refuses a GOOGLE_USERINFO_URL.
+    ...(providerId === "microsoft" ? { MICROSOFT_USERINFO_URL: `${issuer}${GRAPH_ME_PATH}` } : {}),
+  };
+}
+
 export async function startOidcStandIn(options: OidcStandInOptions = {}): Promise<OidcStandIn> {
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => json(res, 500, { error: "server_error", message: String(error) }));
   });
   const port = await new Promise<number>((resolve, reject) => {
     server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
+    server.listen(options.port ?? 0, "127.0.0.1", () => {
       const address = server.address();
       resolve(typeof address === "object" && address ? address.port : 0);
     });
@@ -291,20 +315,7 @@ export async function startOidcStandIn(options: OidcStandInOptions = {}): Promis
         await register(id);
       }
     },
-    envFor(providerId) {
-      const prefix = providerId.toUpperCase();
-      const { clientId, clientSecret } = clients[providerId];
-      return {
-        [`${prefix}_CLIENT_ID`]: clientId,
-        [`${prefix}_CLIENT_SECRET`]: clientSecret,
-        [`${prefix}_AUTHORIZATION_URL`]: url("/auth"),
-        [`${prefix}_TOKEN_URL`]: url("/token"),
-        [`${prefix}_ISSUER`]: issuer,
-        [`${prefix}_JWKS_URL`]: url("/jwks"),
-        // Google's profile comes from the ID token alone: the app refuses a GOOGLE_USERINFO_URL.
-        ...(providerId === "microsoft" ? { MICROSOFT_USERINFO_URL: url(GRAPH_ME_PATH) } : {}),
-      };
-    },
+    envFor: (providerId) => standInEnv(issuer, providerId, clients[providerId]),
     setUser(user) {
       users.set(user.sub, user);
       currentUser = user;

@@ -21,20 +21,28 @@ import { clearSessionCookies, endSession, hasSessionCookies } from "../session.s
 import { AppError, isAppError } from "~/server/errors.server";
 import { escapeHtml } from "~/lib/html";
 import { withParams } from "~/lib/safe-redirect";
+import type { Locale } from "~/i18n/config";
 import { loadEnv } from "~/server/env.server";
+import { i18nFor } from "~/server/i18n.server";
 import { endpoint, param, type Endpoint } from "./endpoint.server";
 
-/** The plain page /api/auth/error shows (spec section 2): the code and a way back. */
-function errorPage(code: string): string {
+/**
+ * The plain page /api/auth/error shows (spec section 2): the code, what it means in the
+ * visitor's language when it is one of ours, a provider's own description, and a way back.
+ */
+function errorPage(code: string, description: string | undefined, locale: Locale): string {
+  const t = i18nFor(locale).getFixedT(locale, "auth");
+  const key = `social.errors.${code}`;
+  const explanation = i18nFor(locale).exists(key, { ns: "auth" }) ? t(key) : null;
   return `<!doctype html>
-<html lang="en">
+<html lang="${locale}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Authentication Error</title>
 <style>body{font-family:system-ui,sans-serif;max-width:32rem;margin:4rem auto;padding:0 1rem;color:#0f172a}code{background:#f1f5f9;padding:.1rem .3rem;border-radius:4px}a{color:#16a34a}</style>
 </head>
 <body>
 <h1>Authentication Error</h1>
-<p>Something went wrong while signing you in.</p>
-<p>Error code: <code data-testid="auth-error-code">${escapeHtml(code)}</code></p>
+<p data-testid="auth-error-explanation">${escapeHtml(explanation ?? t("social.errorTitle"))}</p>
+${description ? `<p><em>${escapeHtml(description)}</em></p>\n` : ""}<p>Error code: <code data-testid="auth-error-code">${escapeHtml(code)}</code></p>
 <p><a href="/">Return to Application</a></p>
 </body>
 </html>`;
@@ -157,9 +165,9 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/error",
-    query: z.object({ error: param(z.string()).optional() }),
-    async handler({ query }) {
-      return new Response(errorPage(query.error || "unknown"), {
+    query: z.object({ error: param(z.string()).optional(), error_description: param(z.string()).optional() }),
+    async handler({ query, meta }) {
+      return new Response(errorPage(query.error || "unknown", query.error_description, meta.locale), {
         headers: { "Content-Type": "text/html; charset=utf-8" },
       });
     },

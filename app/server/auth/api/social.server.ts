@@ -128,7 +128,7 @@ export const endpoints: Endpoint[] = [
     path: "/unlink-account",
     body: unlinkAccountInput,
     async handler({ body, meta, requireSession }) {
-      await unlinkAccount(await requireSession({ fresh: true }), body, meta);
+      await unlinkAccount(await requireSession(), body, meta);
       return { status: true };
     },
   }),

@@ -24,7 +24,14 @@ import { loadEnv, SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/en
 import { AppError, fail } from "~/server/errors.server";
 import { signInSession } from "../accounts.server";
 import { normalizeEmail } from "../schemas.server";
-import { authUserSelect, deleteSessions, type AuthSession, type AuthUser, type RequestMeta } from "../session.server";
+import {
+  authUserSelect,
+  deleteSessions,
+  isFresh,
+  type AuthSession,
+  type AuthUser,
+  type RequestMeta,
+} from "../session.server";
 import { IdTokenError, verifyIdToken } from "./id-token.server";
 import { createOAuthState, type OAuthState } from "./oauth-state.server";
 import type { ProviderTokens, SocialProfile } from "./providers.server";
@@ -543,13 +550,14 @@ export async function listAccounts(userId: string) {
 
 /**
  * POST /unlink-account. The account is named by its row id (better-auth 1.7) or by provider
- * (and provider account id). The last way in cannot go.
+ * (and provider account id). Needs a fresh session; the last way in cannot go.
  */
 export async function unlinkAccount(
   auth: AuthSession,
   input: z.infer<typeof unlinkAccountInput>,
   meta: RequestMeta,
 ): Promise<void> {
+  if (!isFresh(auth.session)) fail("SESSION_NOT_FRESH");
   const accounts = await prisma.account.findMany({
     where: { userId: auth.user.id },
     select: { id: true, providerId: true, accountId: true },

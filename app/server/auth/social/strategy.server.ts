@@ -25,23 +25,26 @@ import { SOCIAL_PROVIDERS, type ProviderConfig, type ProviderDefinition } from "
 const PROVIDER_TIMEOUT_MS = 5000;
 
 /** The `error=` codes a callback can end with (spec section 8), besides a provider's own. */
-export type CallbackErrorCode =
-  | "invalid_callback_request"
-  | "state_not_found"
-  | "please_restart_the_process"
-  | "no_code"
-  | "oauth_provider_not_found"
-  | "invalid_code"
-  | "unable_to_get_user_info"
-  | "email_not_found"
-  | "no_callback_url"
-  | "unable_to_link_account"
-  | "account_already_linked_to_different_user"
-  | "account_not_linked"
-  | "signup_disabled"
-  | "unable_to_create_user"
-  | "unable_to_create_session"
-  | "internal_server_error";
+export const CALLBACK_ERROR_CODES = [
+  "invalid_callback_request",
+  "state_not_found",
+  "please_restart_the_process",
+  "no_code",
+  "oauth_provider_not_found",
+  "invalid_code",
+  "unable_to_get_user_info",
+  "email_not_found",
+  "no_callback_url",
+  "unable_to_link_account",
+  "account_already_linked_to_different_user",
+  "account_not_linked",
+  "signup_disabled",
+  "unable_to_create_user",
+  "unable_to_create_session",
+  "internal_server_error",
+  // The admin plugin's: a suspended user.
+  "banned",
+] as const;
 
 /**
  * A callback that ends on the error page. `state` is known once the record was found: its
