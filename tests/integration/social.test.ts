@@ -739,3 +739,93 @@ describe("the user's accounts", () => {
     });
   });
 });
+
+describe("pages and the error page", () => {
+  it("shows a button for each enabled provider, with an accessible name, on sign-in and sign-up", async () => {
+    for (const path of ["/signin", "/fr/signup"]) {
+      const html = await (await browser().request(`${app.base}${path}`)).text();
+      const buttons = [...html.matchAll(/<button[^>]*value="([a-z]+)" aria-label="([^"]+)"[^>]*name="provider"/g)];
+      expect(buttons.map(([, id]) => id).sort(), path).toEqual([...SOCIAL_PROVIDER_IDS].sort());
+      const google = buttons.find(([, id]) => id === "google")![2];
+      expect(google).toBe(path.startsWith("/fr") ? "Continuer avec Google" : "Continue with Google");
+    }
+  });
+
+  it("a social button posts to the provider with the state cookie, and an unknown one comes back with a toast", async () => {
+    const b = browser();
+    const post = (provider: string) =>
+      b.request(`${app.base}/signin?redirect=%2Fpricing`, {
+        method: "POST",
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
+        body: new URLSearchParams({ intent: "social", provider }),
+      });
+    const started = await post("google");
+    expect(started.status).toBe(302);
+    const location = new URL(started.headers.get("location")!);
+    expect(location.origin).toBe(standIn.issuer);
+    expect(b.jar.has("app.oauth_state")).toBe(true);
+    const state = location.searchParams.get("state")!;
+    const row = await app.prisma.verification.findFirstOrThrow({
+      where: { identifier: `oauth-state:${createHash("sha256").update(state).digest("hex")}` },
+    });
+    expect(JSON.parse(row.value)).toMatchObject({ callbackURL: "/pricing", errorURL: "/signin", requestSignUp: false });
+
+    const unknown = await post("myspace");
+    expect(unknown.status).toBe(302);
+    expect(unknown.headers.get("location")).toBe("/signin?redirect=%2Fpricing");
+  });
+
+  it("explains each error code on /api/auth/error in the visitor's language", async () => {
+    const expected = {
+      en: "An account with this email already exists.",
+      fr: "Un compte avec cet e-mail existe déjà.",
+      ja: "このメールアドレスのアカウントはすでに存在します。",
+      "zh-CN": "使用此邮箱的账户已存在。",
+    };
+    for (const [language, text] of Object.entries(expected)) {
+      const response = await fetch(`${app.base}/api/auth/error?error=account_not_linked`, {
+        headers: { "Accept-Language": language },
+      });
+      const html = await response.text();
+      expect(html).toContain("<title>Authentication Error</title>");
+      expect(html).toContain(`<html lang="${language}">`);
+      expect(html).toContain(text);
+      expect(html).toContain('data-testid="auth-error-code">account_not_linked<');
+    }
+    const provider = await (
+      await fetch(`${app.base}/api/auth/error?error=access_denied&error_description=%3Cb%3Eno%3C%2Fb%3E`)
+    ).text();
+    expect(provider).toContain("&lt;b&gt;no&lt;/b&gt;");
+  });
+
+  it("re-issues Apple's cross-site form post as the GET callback, whatever the Origin", async () => {
+    const response = await fetch(`${app.base}/api/auth/callback/apple`, {
+      method: "POST",
+      redirect: "manual",
+      headers: {
+        "Content-Type": "application/x-www-form-urlencoded",
+        Origin: "https://appleid.apple.com",
+        Cookie: "tracking=1",
+      },
+      body: new URLSearchParams({ code: "c1", state: "s".repeat(32), user: '{"name":{"firstName":"Ada"}}' }),
+    });
+    expect(response.status).toBe(302);
+    const location = new URL(response.headers.get("location")!);
+    expect(location.pathname).toBe("/api/auth/callback/apple");
+    expect(Object.fromEntries(location.searchParams)).toEqual({
+      code: "c1",
+      state: "s".repeat(32),
+      user: '{"name":{"firstName":"Ada"}}',
+    });
+  });
+
+  it("records social sign-ins, sign-ups and links in the audit log", async () => {
+    const { id } = await signedUpWithGoogle();
+    const rows = await app.prisma.auditLog.findMany({ where: { userId: id }, orderBy: { createdAt: "asc" } });
+    expect(rows.map((row) => [row.action, row.status])).toEqual([
+      ["sign-up", "success"],
+      ["sign-in", "success"],
+    ]);
+    expect(JSON.parse(rows[1]!.details!)).toMatchObject({ method: "social:google" });
+  });
+});
