@@ -340,6 +340,16 @@ describe("social providers", () => {
     ]);
   });
 
+  it("reads the linking and sign-up settings", () => {
+    expect(ok({})).toMatchObject({ ACCOUNT_LINKING: true, TRUSTED_PROVIDERS: [], SOCIAL_SIGN_UP: "on" });
+    expect(
+      ok({ ACCOUNT_LINKING: "off", TRUSTED_PROVIDERS: "google, github", SOCIAL_SIGN_UP: "explicit" }),
+    ).toMatchObject({ ACCOUNT_LINKING: false, TRUSTED_PROVIDERS: ["google", "github"], SOCIAL_SIGN_UP: "explicit" });
+    const found = problems({ TRUSTED_PROVIDERS: "google,myspace", SOCIAL_SIGN_UP: "sometimes" });
+    expect(found.some((line) => line.startsWith("TRUSTED_PROVIDERS") && line.includes('"myspace"'))).toBe(true);
+    expect(found.some((line) => line.startsWith("SOCIAL_SIGN_UP") && line.includes('"sometimes"'))).toBe(true);
+  });
+
   it("reports a credential without its partner", () => {
     expect(problems({ DISCORD_CLIENT_ID: "id", VK_CLIENT_SECRET: "secret" })).toEqual([
       "DISCORD_CLIENT_SECRET: is required when DISCORD_CLIENT_ID is set",
