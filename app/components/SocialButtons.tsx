@@ -35,15 +35,19 @@ export function SocialButtons({ providers, intent }: { providers: SocialProvider
   );
 }
 
-/** "or" between the password form and the provider buttons. */
-export function OrDivider() {
+/** Below the sign-in and sign-up forms: "or", then the providers' buttons (nothing without providers). */
+export function SocialSignIn({ providers }: { providers: SocialProvider[] }) {
   const { t } = useTranslation("auth");
+  if (!providers.length) return null;
   return (
-    <div className="flex items-center gap-3 text-xs text-slate-500" role="separator">
-      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
-      {t("social.or")}
-      <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
-    </div>
+    <>
+      <div className="flex items-center gap-3 text-xs text-slate-500" role="separator">
+        <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
+        {t("social.or")}
+        <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
+      </div>
+      <SocialButtons providers={providers} intent="social" />
+    </>
   );
 }
 

@@ -5,7 +5,7 @@ import { data, Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
-import { OrDivider, SocialButtons, SocialErrorNotice } from "~/components/SocialButtons";
+import { SocialErrorNotice, SocialSignIn } from "~/components/SocialButtons";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
 import { SubmitButton } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
@@ -197,12 +197,7 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
             {t("signIn.submit")}
           </SubmitButton>
         </Form>
-        {loaderData.providers.length ? (
-          <>
-            <OrDivider />
-            <SocialButtons providers={loaderData.providers} intent="social" />
-          </>
-        ) : null}
+        <SocialSignIn providers={loaderData.providers} />
       </div>
     </AuthCard>
   );

@@ -5,7 +5,7 @@ import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signup";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
-import { OrDivider, SocialButtons, SocialErrorNotice } from "~/components/SocialButtons";
+import { SocialErrorNotice, SocialSignIn } from "~/components/SocialButtons";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
@@ -119,12 +119,7 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
             <SocialErrorNotice code={loaderData.socialError} description={loaderData.socialErrorDescription} />
           ) : null}
           <SignUpForm />
-          {loaderData.providers.length ? (
-            <>
-              <OrDivider />
-              <SocialButtons providers={loaderData.providers} intent="social" />
-            </>
-          ) : null}
+          <SocialSignIn providers={loaderData.providers} />
         </div>
       )}
     </AuthCard>

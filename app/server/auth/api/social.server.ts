@@ -16,6 +16,7 @@ import {
   completeCallback,
   getAccessToken,
   linkSocialInput,
+  type LinkSocialInput,
   linkWithIdToken,
   listAccounts,
   refreshAccessToken,
@@ -50,6 +51,19 @@ function ownerOf(sessionUserId: string, userId: string | undefined): string {
   return sessionUserId;
 }
 
+/** A flow that goes to the provider: `{url, redirect}`, and a Location header unless the client opts out. */
+async function toProvider(
+  body: LinkSocialInput,
+  link: { email: string; userId: string } | null,
+  cookies: string[],
+  headers: Headers,
+) {
+  const { url, cookie } = await startSocialFlow(body, link);
+  cookies.push(cookie);
+  if (!body.disableRedirect) headers.set("Location", url);
+  return { url, redirect: !body.disableRedirect };
+}
+
 export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
@@ -62,10 +76,7 @@ export const endpoints: Endpoint[] = [
         cookies.push(...setCookies);
         return { redirect: false, token: session.token, url: undefined, user };
       }
-      const { url, cookie } = await startSocialFlow(body, null);
-      cookies.push(cookie);
-      if (!body.disableRedirect) headers.set("Location", url);
-      return { url, redirect: !body.disableRedirect };
+      return toProvider(body, null, cookies, headers);
     },
   }),
 
@@ -116,10 +127,7 @@ export const endpoints: Endpoint[] = [
         await linkWithIdToken(auth, { ...body, idToken: body.idToken }, meta);
         return { url: "", status: true, redirect: false };
       }
-      const { url, cookie } = await startSocialFlow(body, { email: auth.user.email, userId: auth.user.id });
-      cookies.push(cookie);
-      if (!body.disableRedirect) headers.set("Location", url);
-      return { url, redirect: !body.disableRedirect };
+      return toProvider(body, { email: auth.user.email, userId: auth.user.id }, cookies, headers);
     },
   }),
 
