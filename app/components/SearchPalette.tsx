@@ -19,20 +19,28 @@ export function SearchPalette() {
   const listId = useId();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  // The list is only rendered while the palette is open: no page pays for it on the server.
+  const [isOpen, setIsOpen] = useState(false);
 
   const results = useMemo(() => {
+    if (!isOpen) return [];
     const needle = query.trim().toLocaleLowerCase();
     return pages
       .filter((page) => canOpen(page.access, user))
       .map((page) => ({ ...page, title: t(page.titleKey) }))
       .filter((page) => !needle || page.title.toLocaleLowerCase().includes(needle) || page.path.includes(needle));
-  }, [query, user, t]);
+  }, [isOpen, query, user, t]);
 
   function open() {
     setQuery("");
     setActive(0);
-    dialog.current?.showModal();
+    setIsOpen(true);
   }
+
+  // Opened once its content is there, so the dialog focuses the search field.
+  useEffect(() => {
+    if (isOpen && !dialog.current?.open) dialog.current?.showModal();
+  }, [isOpen]);
 
   function go(path: string) {
     dialog.current?.close();
@@ -79,46 +87,51 @@ export function SearchPalette() {
         ref={dialog}
         aria-label={t("search.label")}
         onClick={(event) => event.target === dialog.current && dialog.current.close()}
+        onClose={() => setIsOpen(false)}
         className="m-auto mt-[15vh] w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
-        <div className="flex items-center gap-2 border-b border-slate-200 px-3 dark:border-slate-700">
-          <Icon name="search" className="size-4 text-slate-400" />
-          <input
-            autoFocus
-            role="combobox"
-            aria-expanded="true"
-            aria-controls={listId}
-            aria-activedescendant={results[active] ? `${listId}-${active}` : undefined}
-            aria-label={t("search.label")}
-            placeholder={t("search.placeholder")}
-            value={query}
-            onChange={(event) => {
-              setQuery(event.target.value);
-              setActive(0);
-            }}
-            onKeyDown={onInputKey}
-            className="h-12 flex-1 bg-transparent text-sm outline-none placeholder:text-slate-400"
-          />
-        </div>
-        <ul id={listId} role="listbox" aria-label={t("search.results")} className="max-h-72 overflow-y-auto p-2">
-          {results.map((page, index) => (
-            <li
-              key={page.path}
-              id={`${listId}-${index}`}
-              role="option"
-              aria-selected={index === active}
-              onMouseEnter={() => setActive(index)}
-              onClick={() => go(page.path)}
-              className="flex cursor-pointer items-center justify-between rounded-md px-3 py-2 text-sm aria-selected:bg-primary-50 aria-selected:text-primary-800 dark:aria-selected:bg-primary-950 dark:aria-selected:text-primary-200"
-            >
-              {page.title}
-              <span className="text-xs text-slate-400">{localize(page.path)}</span>
-            </li>
-          ))}
-          {results.length === 0 ? (
-            <li className="px-3 py-6 text-center text-sm text-slate-500">{t("search.empty")}</li>
-          ) : null}
-        </ul>
+        {isOpen ? (
+          <>
+            <div className="flex items-center gap-2 border-b border-slate-200 px-3 dark:border-slate-700">
+              <Icon name="search" className="size-4 text-slate-400" />
+              <input
+                autoFocus
+                role="combobox"
+                aria-expanded="true"
+                aria-controls={listId}
+                aria-activedescendant={results[active] ? `${listId}-${active}` : undefined}
+                aria-label={t("search.label")}
+                placeholder={t("search.placeholder")}
+                value={query}
+                onChange={(event) => {
+                  setQuery(event.target.value);
+                  setActive(0);
+                }}
+                onKeyDown={onInputKey}
+                className="h-12 flex-1 bg-transparent text-sm outline-none placeholder:text-slate-400"
+              />
+            </div>
+            <ul id={listId} role="listbox" aria-label={t("search.results")} className="max-h-72 overflow-y-auto p-2">
+              {results.map((page, index) => (
+                <li
+                  key={page.path}
+                  id={`${listId}-${index}`}
+                  role="option"
+                  aria-selected={index === active}
+                  onMouseEnter={() => setActive(index)}
+                  onClick={() => go(page.path)}
+                  className="flex cursor-pointer items-center justify-between rounded-md px-3 py-2 text-sm aria-selected:bg-primary-50 aria-selected:text-primary-800 dark:aria-selected:bg-primary-950 dark:aria-selected:text-primary-200"
+                >
+                  {page.title}
+                  <span className="text-xs text-slate-400">{localize(page.path)}</span>
+                </li>
+              ))}
+              {results.length === 0 ? (
+                <li className="px-3 py-6 text-center text-sm text-slate-500">{t("search.empty")}</li>
+              ) : null}
+            </ul>
+          </>
+        ) : null}
       </dialog>
     </>
   );

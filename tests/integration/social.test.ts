@@ -287,7 +287,13 @@ describe("the authorization-code flow through the stand-in", () => {
         email: user.email!,
         name: "Squatter",
         emailVerified: false,
-        accounts: { create: { providerId: "credential", accountId: "x", password: "$2b$10$abcdefghijklmnopqrstuv" } },
+        accounts: {
+          create: [
+            { providerId: "credential", accountId: "x", password: "$2b$10$abcdefghijklmnopqrstuv" },
+            // A provider that does not vouch for emails (GitLab's API says nothing) let them in too.
+            { providerId: "gitlab", accountId: "squatter-on-gitlab" },
+          ],
+        },
         sessions: { create: { token: "t".repeat(64), expiresAt: new Date(Date.now() + 3600_000) } },
       },
     });
@@ -302,6 +308,30 @@ describe("the authorization-code flow through the stand-in", () => {
     expect(after.emailVerified).toBe(true);
     expect(after.accounts.map((a) => a.providerId)).toEqual(["google"]);
     expect(after.sessions.map((s) => s.token)).not.toContain("t".repeat(64));
+  });
+
+  it("a password sign-up of an address a provider never vouched for ends that provider account", async () => {
+    const user = person({ email_verified: false });
+    standIn.setUser(user);
+    const squatter = browser();
+    await socialSignIn(squatter, { provider: "google", requestSignUp: true });
+    const created = await app.prisma.user.findUniqueOrThrow({
+      where: { email: user.email },
+      include: { accounts: true },
+    });
+    expect(created.emailVerified).toBe(false);
+    expect(created.accounts.map((a) => a.providerId)).toEqual(["google"]);
+
+    // The owner of the address signs up with a password: the squatter's way in is gone.
+    const owner = await browser().api("/sign-up/email", {
+      name: "Owner",
+      email: user.email,
+      password: "owner-password-1",
+    });
+    expect(owner.status).toBe(200);
+    const after = await app.prisma.account.findMany({ where: { userId: created.id } });
+    expect(after.map((a) => a.providerId)).toEqual(["credential"]);
+    expect(await sessionUser(squatter)).toBeFalsy();
   });
 
   it("stores provider tokens encrypted, and hands them out decrypted", async () => {

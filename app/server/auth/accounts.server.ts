@@ -141,8 +141,8 @@ function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
  * An email that is already registered gets the very same answer (a synthetic user) after the
  * same work (a password hash, a few writes, one email), so sign-up cannot tell anyone, by
  * its answer or its timing, who has an account. What the owner of the address receives:
- * - unverified account: the new password replaces the old one, its sessions end, and a new
- *   verification link goes out. A password set by someone who never proved the address
+ * - unverified account: the new password replaces the old one, its social accounts and
+ *   sessions end, and a new verification link goes out. A password set by someone who never proved the address
  *   cannot outlive the owner's own sign-up (and `verifyEmail` drops one that changed since).
  * - verified account: nothing changes; a notice says someone tried to sign up with it.
  */
@@ -187,6 +187,8 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
     const userId = owner.id;
     await prisma.$transaction(async (tx) => {
       await writePassword(tx, userId, passwordHash);
+      // A social account whose provider never vouched for the address goes too.
+      await tx.account.deleteMany({ where: { userId, providerId: { not: "credential" } } });
       await deleteSessions(userId, {}, tx);
     });
   }

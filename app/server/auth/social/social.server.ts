@@ -297,8 +297,8 @@ async function createSocialUser(
 
 /**
  * Links a provider account to an existing user found by email. An unverified user becomes
- * verified by the provider's proof; a password nobody proved the address for goes, and so do
- * the sessions it opened.
+ * verified by the provider's proof; every other way in that nobody proved the address for
+ * goes, and so do the sessions they opened.
  */
 async function linkToUser(
   user: AuthUser,
@@ -307,6 +307,9 @@ async function linkToUser(
   tokens: ProviderTokens,
 ): Promise<AuthUser> {
   return prisma.$transaction(async (tx) => {
+    // Nothing attached to an unproven address survives its proof: not a password, not a
+    // provider account whose provider did not vouch for it, not their sessions.
+    if (!user.emailVerified) await tx.account.deleteMany({ where: { userId: user.id } });
     await tx.account.create({
       data: {
         providerId,
@@ -317,7 +320,6 @@ async function linkToUser(
       },
     });
     if (user.emailVerified) return user;
-    await tx.account.deleteMany({ where: { userId: user.id, providerId: "credential" } });
     await deleteSessions(user.id, {}, tx);
     return tx.user.update({ where: { id: user.id }, data: { emailVerified: true }, select: authUserSelect });
   });
