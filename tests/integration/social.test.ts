@@ -689,6 +689,30 @@ describe("ID tokens", () => {
 });
 
 describe("the user's accounts", () => {
+  it("a user who signed up socially sets a password in the profile and signs in either way", async () => {
+    const { b, user, id } = await signedUpWithGoogle();
+    const set = await b.request(`${app.base}/profile`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
+      body: new URLSearchParams({
+        intent: "set-password",
+        newPassword: "social-then-password-1",
+        confirmPassword: "social-then-password-1",
+      }),
+    });
+    expect(set.status).toBe(302);
+    expect((await app.prisma.account.findMany({ where: { userId: id } })).map((a) => a.providerId).sort()).toEqual([
+      "credential",
+      "google",
+    ]);
+    const byPassword = await browser().api("/sign-in/email", { email: user.email, password: "social-then-password-1" });
+    expect(byPassword.status).toBe(200);
+    expect(((await byPassword.json()) as { user: { id: string } }).user.id).toBe(id);
+    const bySocial = browser();
+    await socialSignIn(bySocial, { provider: "google" });
+    expect((await sessionUser(bySocial))?.id).toBe(id);
+  });
+
   it("lists accounts without secrets, scopes as an array", async () => {
     const { b, id, user } = await signedUpWithGoogle();
     const response = await b.request(`${app.base}/api/auth/list-accounts`);
