@@ -340,6 +340,22 @@ describe("social providers", () => {
     ]);
   });
 
+  it("wants the team and key ids when APPLE_CLIENT_SECRET is the .p8 key", () => {
+    const key = "-----BEGIN PRIVATE KEY-----\\nMIGT...\\n-----END PRIVATE KEY-----";
+    const found = problems({ APPLE_CLIENT_ID: "com.example.web", APPLE_CLIENT_SECRET: key });
+    expect(found).toEqual([
+      "APPLE_TEAM_ID: is required when APPLE_CLIENT_SECRET is a private key",
+      "APPLE_KEY_ID: is required when APPLE_CLIENT_SECRET is a private key",
+    ]);
+    const env = ok({
+      APPLE_CLIENT_ID: "com.example.web",
+      APPLE_CLIENT_SECRET: key,
+      APPLE_TEAM_ID: "T1",
+      APPLE_KEY_ID: "K1",
+    });
+    expect(env.socialProviders[0]!.extras).toMatchObject({ teamId: "T1", keyId: "K1" });
+  });
+
   it("reads the linking and sign-up settings", () => {
     expect(ok({})).toMatchObject({ ACCOUNT_LINKING: true, TRUSTED_PROVIDERS: [], SOCIAL_SIGN_UP: "on" });
     expect(

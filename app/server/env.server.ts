@@ -208,6 +208,9 @@ const socialExtraFields = {
     })
     .optional(),
   APPLE_APP_BUNDLE_IDENTIFIER: text().optional(),
+  // With APPLE_CLIENT_SECRET holding the .p8 private key, the app signs Apple's client-secret JWT itself.
+  APPLE_TEAM_ID: text().optional(),
+  APPLE_KEY_ID: text().optional(),
   GOOGLE_HOSTED_DOMAIN: text().optional(),
   GITLAB_BASE_URL: httpUrl("https://gitlab.example.com")
     .transform((value) => value.replace(/\/+$/, ""))
@@ -344,6 +347,11 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
     const secretVar = `${id.toUpperCase()}_CLIENT_SECRET`;
     if (input[idVar] && !input[secretVar]) problems.push(`${secretVar}: is required when ${idVar} is set`);
     if (!input[idVar] && input[secretVar]) problems.push(`${idVar}: is required when ${secretVar} is set`);
+    if (id === "apple" && isPrivateKey(input[secretVar])) {
+      for (const variable of ["APPLE_TEAM_ID", "APPLE_KEY_ID"]) {
+        if (!input[variable]) problems.push(`${variable}: is required when APPLE_CLIENT_SECRET is a private key`);
+      }
+    }
     // An override of an endpoint the provider does not have would be silently ignored.
     const { name, endpoints } = SOCIAL_PROVIDERS[id];
     const defaults = endpoints({});
@@ -389,7 +397,11 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
 /** Each enabled provider: its default endpoints, then the `<ID>_*` overrides. */
 function socialProviders(parsed: Parsed): ProviderConfig[] {
   const extrasById: Partial<Record<SocialProviderId, ProviderExtras>> = {
-    apple: { appBundleIdentifier: parsed.APPLE_APP_BUNDLE_IDENTIFIER },
+    apple: {
+      appBundleIdentifier: parsed.APPLE_APP_BUNDLE_IDENTIFIER,
+      teamId: parsed.APPLE_TEAM_ID,
+      keyId: parsed.APPLE_KEY_ID,
+    },
     gitlab: { baseUrl: parsed.GITLAB_BASE_URL },
     google: { hostedDomain: parsed.GOOGLE_HOSTED_DOMAIN },
     microsoft: { tenantId: parsed.MICROSOFT_TENANT_ID, profilePhotoSize: parsed.MICROSOFT_PROFILE_PHOTO_SIZE },
@@ -409,6 +421,11 @@ function socialProviders(parsed: Parsed): ProviderConfig[] {
     configs.push({ id, clientId, clientSecret, ...SOCIAL_PROVIDERS[id].endpoints(extras), ...overrides, extras });
   }
   return configs;
+}
+
+/** A PEM private key (Apple's .p8 file), as opposed to a ready-made client-secret JWT. */
+export function isPrivateKey(value: string | undefined): boolean {
+  return Boolean(value?.includes("-----BEGIN PRIVATE KEY-----"));
 }
 
 /** Formats problems the way they are printed at start. */

@@ -39,6 +39,9 @@ export interface ProviderExtras {
   profilePhotoSize?: number;
   /** APPLE_APP_BUNDLE_IDENTIFIER: native iOS sign-in puts the bundle id, not the client id, in `aud`. */
   appBundleIdentifier?: string;
+  /** APPLE_TEAM_ID and APPLE_KEY_ID: needed when APPLE_CLIENT_SECRET is the .p8 private key. */
+  teamId?: string;
+  keyId?: string;
   /** GOOGLE_HOSTED_DOMAIN: only accounts of this Google Workspace domain (`*`: any Workspace domain). */
   hostedDomain?: string;
   /** GITLAB_BASE_URL: a self-hosted GitLab; all GitLab endpoints are derived from it. */

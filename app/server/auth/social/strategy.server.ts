@@ -17,12 +17,16 @@
 import { OAuth2Tokens } from "arctic";
 import { createHash } from "node:crypto";
 import { Authenticator } from "remix-auth";
+import { importPKCS8, SignJWT } from "jose";
 import { OAuth2Strategy } from "remix-auth-oauth2";
-import { loadEnv, type SocialProviderId } from "~/server/env.server";
+import { isPrivateKey, loadEnv, type SocialProviderId } from "~/server/env.server";
 import { consumeOAuthState, type OAuthState } from "./oauth-state.server";
 import { SOCIAL_PROVIDERS, type ProviderConfig, type ProviderDefinition } from "./providers.server";
 
 const PROVIDER_TIMEOUT_MS = 5000;
+const APPLE_AUDIENCE = "https://appleid.apple.com";
+const APPLE_SECRET_LIFETIME_S = 24 * 3600;
+const APPLE_SECRET_RENEW_MS = 3600 * 1000;
 
 /** The `error=` codes a callback can end with (spec section 8), besides a provider's own. */
 export const CALLBACK_ERROR_CODES = [
@@ -155,6 +159,30 @@ export class SocialStrategy<User = unknown> extends OAuth2Strategy<User> {
     return this.tokenRequest({ grant_type: "refresh_token", refresh_token: refreshToken });
   }
 
+  private signedSecret: { jwt: string; expiresAt: number } | undefined;
+
+  /**
+   * The client secret. Apple's is a JWT signed with the team's key: given ready-made, or, when
+   * APPLE_CLIENT_SECRET is the .p8 private key, made here (valid a day, renewed an hour early).
+   */
+  private async clientSecret(): Promise<string> {
+    const { config } = this;
+    if (!isPrivateKey(config.clientSecret)) return config.clientSecret;
+    if (this.signedSecret && this.signedSecret.expiresAt - Date.now() > APPLE_SECRET_RENEW_MS) return this.signedSecret.jwt;
+    const key = await importPKCS8(config.clientSecret.replace(/\\n/g, "\n"), "ES256");
+    const now = Math.floor(Date.now() / 1000);
+    const jwt = await new SignJWT({})
+      .setProtectedHeader({ alg: "ES256", kid: config.extras.keyId! })
+      .setIssuer(config.extras.teamId!)
+      .setSubject(config.clientId)
+      .setAudience(APPLE_AUDIENCE)
+      .setIssuedAt(now)
+      .setExpirationTime(now + APPLE_SECRET_LIFETIME_S)
+      .sign(key);
+    this.signedSecret = { jwt, expiresAt: (now + APPLE_SECRET_LIFETIME_S) * 1000 };
+    return jwt;
+  }
+
   private async tokenRequest(form: Record<string, string>): Promise<OAuth2Tokens> {
     const { definition, config } = this;
     const body = new URLSearchParams(form);
@@ -169,7 +197,7 @@ export class SocialStrategy<User = unknown> extends OAuth2Strategy<User> {
       headers.authorization = `Basic ${btoa(`${encode(config.clientId)}:${encode(config.clientSecret)}`)}`;
     } else {
       body.set(definition.clientIdParam ?? "client_id", config.clientId);
-      body.set("client_secret", config.clientSecret);
+      body.set("client_secret", await this.clientSecret());
     }
     const response = await fetch(config.tokenUrl, {
       method: "POST",
