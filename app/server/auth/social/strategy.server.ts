@@ -168,7 +168,8 @@ export class SocialStrategy<User = unknown> extends OAuth2Strategy<User> {
   private async clientSecret(): Promise<string> {
     const { config } = this;
     if (!isPrivateKey(config.clientSecret)) return config.clientSecret;
-    if (this.signedSecret && this.signedSecret.expiresAt - Date.now() > APPLE_SECRET_RENEW_MS) return this.signedSecret.jwt;
+    if (this.signedSecret && this.signedSecret.expiresAt - Date.now() > APPLE_SECRET_RENEW_MS)
+      return this.signedSecret.jwt;
     const key = await importPKCS8(config.clientSecret.replace(/\\n/g, "\n"), "ES256");
     const now = Math.floor(Date.now() / 1000);
     const jwt = await new SignJWT({})
