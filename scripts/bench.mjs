@@ -11,7 +11,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { gzipSync } from "node:zlib";
+import { pageJavaScript } from "./page-javascript.mjs";
 
 const CONNECTIONS = 32;
 const DURATION = Number(process.env.BENCH_SECONDS ?? 10);
@@ -146,17 +146,8 @@ try {
     // JavaScript each public page loads: its scripts and module preloads, gzipped.
     const js = {};
     for (const path of PAGES) {
-      const html = await (await fetch(base + path, { headers: { "user-agent": BROWSER } })).text();
-      const urls = new Set(
-        [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map(
-          (m) => m[1],
-        ),
-      );
-      for (const m of html.matchAll(/import\s*\(?\s*"([^"]+\.js)"/g)) urls.add(m[1]);
-      let bytes = 0;
-      for (const url of urls)
-        bytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;
-      js[path] = { files: urls.size, gzipKb: bytes / 1024 };
+      const { urls, gzipBytes } = await pageJavaScript(base, path, { "user-agent": BROWSER });
+      js[path] = { files: urls.length, gzipKb: gzipBytes / 1024 };
     }
 
     const NO_CACHE = { "cache-control": "no-cache" }; // bypasses the anonymous page cache
