@@ -187,12 +187,15 @@ class SignInRefused extends Error {
   }
 }
 
+// Provider tokens as stored: encrypted, and back.
+const seal = (value: string | null | undefined) => encryptSecret(loadEnv().AUTH_SECRET, value || null);
+const unseal = (value: string | null) => decryptSecret(loadEnv().AUTH_SECRET, value);
+
 function accountTokens(tokens: ProviderTokens) {
-  const secret = loadEnv().AUTH_SECRET;
   return {
-    accessToken: encryptSecret(secret, tokens.accessToken || null),
-    refreshToken: encryptSecret(secret, tokens.refreshToken ?? null),
-    idToken: encryptSecret(secret, tokens.idToken ?? null),
+    accessToken: seal(tokens.accessToken),
+    refreshToken: seal(tokens.refreshToken),
+    idToken: seal(tokens.idToken),
     accessTokenExpiresAt: tokens.expiresAt ?? null,
   };
 }
@@ -582,15 +585,17 @@ export async function unlinkAccount(
   });
 }
 
-async function providerAccount(userId: string, input: AccountQueryInput) {
+/** The user's provider account named by provider and/or account id (row id or the provider's). */
+async function providerAccount(userId: string, input: { providerId?: string; accountId?: string }) {
   const account = await prisma.account.findFirst({
     where: {
       userId,
-      providerId: input.providerId,
+      NOT: { providerId: "credential" },
+      ...(input.providerId ? { providerId: input.providerId } : {}),
       ...(input.accountId ? { OR: [{ accountId: input.accountId }, { id: input.accountId }] } : {}),
     },
   });
-  if (!account || account.providerId === "credential") fail("ACCOUNT_NOT_FOUND");
+  if (!account) fail("ACCOUNT_NOT_FOUND");
   const strategy = isProviderId(account.providerId) ? strategies().get(account.providerId) : undefined;
   if (!strategy) throw new AppError(null, `Provider ${account.providerId} is not supported.`, 400);
   return { account, strategy };
@@ -599,8 +604,7 @@ async function providerAccount(userId: string, input: AccountQueryInput) {
 type StoredAccount = Awaited<ReturnType<typeof providerAccount>>["account"];
 
 async function refreshStored(strategy: SocialStrategy<Verified>, account: StoredAccount, failure: string) {
-  const secret = loadEnv().AUTH_SECRET;
-  const refreshToken = decryptSecret(secret, account.refreshToken);
+  const refreshToken = unseal(account.refreshToken);
   if (!refreshToken) throw new AppError(null, "Refresh token not found", 400);
   let tokens: ProviderTokens;
   try {
@@ -619,33 +623,35 @@ async function refreshStored(strategy: SocialStrategy<Verified>, account: Stored
   });
 }
 
+/** The account with an access token good for at least a few seconds more (refreshed if need be). */
+async function usableAccount(userId: string, input: { providerId?: string; accountId?: string }) {
+  const { account, strategy } = await providerAccount(userId, input);
+  const expiresAt = account.accessTokenExpiresAt?.getTime();
+  if (expiresAt === undefined || expiresAt - Date.now() >= REFRESH_MARGIN_MS) return { account, strategy };
+  return { account: await refreshStored(strategy, account, "Failed to get a valid access token"), strategy };
+}
+
 function tokenReply(account: StoredAccount) {
-  const secret = loadEnv().AUTH_SECRET;
   return {
-    accessToken: decryptSecret(secret, account.accessToken),
+    accessToken: unseal(account.accessToken),
     accessTokenExpiresAt: account.accessTokenExpiresAt,
     scopes: account.scope ? account.scope.split(",") : [],
-    idToken: decryptSecret(secret, account.idToken),
+    idToken: unseal(account.idToken),
   };
 }
 
 /** POST /get-access-token: a valid access token, refreshed first when it is about to expire. */
 export async function getAccessToken(userId: string, input: AccountQueryInput) {
-  const { account, strategy } = await providerAccount(userId, input);
-  const expiresAt = account.accessTokenExpiresAt?.getTime();
-  const expiring = expiresAt !== undefined && expiresAt - Date.now() < REFRESH_MARGIN_MS;
-  const current = expiring ? await refreshStored(strategy, account, "Failed to get a valid access token") : account;
-  return tokenReply(current);
+  return tokenReply((await usableAccount(userId, input)).account);
 }
 
 /** POST /refresh-token: a new access token now. */
 export async function refreshAccessToken(userId: string, input: AccountQueryInput) {
   const { account, strategy } = await providerAccount(userId, input);
   const refreshed = await refreshStored(strategy, account, "Failed to refresh access token");
-  const secret = loadEnv().AUTH_SECRET;
   return {
     ...tokenReply(refreshed),
-    refreshToken: decryptSecret(secret, refreshed.refreshToken),
+    refreshToken: unseal(refreshed.refreshToken),
     refreshTokenExpiresAt: refreshed.refreshTokenExpiresAt,
     providerId: refreshed.providerId,
     accountId: refreshed.accountId,
@@ -654,21 +660,15 @@ export async function refreshAccessToken(userId: string, input: AccountQueryInpu
 
 /** /account-info: what the provider says about the user now. */
 export async function accountInfo(userId: string, accountId: string) {
-  const row = await prisma.account.findFirst({
-    where: { userId, OR: [{ id: accountId }, { accountId }], NOT: { providerId: "credential" } },
-    select: { providerId: true, accountId: true },
-  });
-  if (!row) fail("ACCOUNT_NOT_FOUND");
-  const { account, strategy } = await providerAccount(userId, row);
-  const { accessToken, idToken } = await getAccessToken(userId, row);
-  const secret = loadEnv().AUTH_SECRET;
+  const { account, strategy } = await usableAccount(userId, { accountId });
+  const idToken = unseal(account.idToken) ?? undefined;
   let claims: Record<string, unknown> | undefined;
   if (idToken && strategy.config.issuer) claims = await verifyIdToken(strategy.config, idToken).catch(() => undefined);
   const tokens: ProviderTokens = {
-    accessToken: accessToken ?? "",
-    idToken: idToken ?? undefined,
+    accessToken: unseal(account.accessToken) ?? "",
+    idToken,
     idTokenClaims: claims,
-    refreshToken: decryptSecret(secret, account.refreshToken) ?? undefined,
+    refreshToken: unseal(account.refreshToken) ?? undefined,
   };
   let data: unknown;
   try {
