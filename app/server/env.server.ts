@@ -288,6 +288,15 @@ function schemaFor(isProduction: boolean) {
       .default([]),
     // Whether a first social sign-in creates the user: always, only when the client asked
     // for it (`requestSignUp`), or never.
+    // Who may create organizations: everyone, users with a verified email, or nobody (admins
+    // still can, through the server); and how many one user may belong to.
+    ORGANIZATION_CREATION: z
+      .enum(["on", "verified", "off"], {
+        error: (issue) => `must be on, verified or off, got "${String(issue.input)}"`,
+      })
+      .default("on"),
+    ORGANIZATION_LIMIT: integer(1, 100_000, "a number of organizations such as 5").optional(),
+    ORGANIZATION_DELETION: onOff().default(true),
     SOCIAL_SIGN_UP: z
       .enum(["on", "explicit", "off"], {
         error: (issue) => `must be on, explicit or off, got "${String(issue.input)}"`,

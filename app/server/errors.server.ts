@@ -71,6 +71,105 @@ const entries = {
   LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: { status: 401, message: "Account not linked - different emails not allowed" },
   LINKING_FAILED: { status: 417, message: "Account not linked - unable to create account" },
 
+  // ---- organizations (better-auth's organization plugin) ----
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to create a new organization",
+  },
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS: {
+    status: 403,
+    message: "You have reached the maximum number of organizations",
+  },
+  ORGANIZATION_ALREADY_EXISTS: { status: 400, message: "Organization already exists" },
+  ORGANIZATION_SLUG_ALREADY_TAKEN: { status: 400, message: "Organization slug already taken" },
+  ORGANIZATION_NOT_FOUND: { status: 400, message: "Organization not found" },
+  USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: { status: 403, message: "User is not a member of the organization" },
+  YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to update this organization",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to delete this organization",
+  },
+  NO_ACTIVE_ORGANIZATION: { status: 400, message: "No active organization" },
+  ORGANIZATION_ID_REQUIRED: { status: 400, message: "Organization ID is required" },
+  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: {
+    status: 400,
+    message: "User is already a member of this organization",
+  },
+  MEMBER_NOT_FOUND: { status: 400, message: "Member not found" },
+  ROLE_NOT_FOUND: { status: 400, message: "Role not found" },
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER: {
+    status: 400,
+    message: "You cannot leave the organization as the only owner",
+  },
+  YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER: {
+    status: 400,
+    message: "You cannot leave the organization without an owner",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER: { status: 403, message: "You are not allowed to delete this member" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER: { status: 403, message: "You are not allowed to update this member" },
+  ORGANIZATION_MEMBERSHIP_LIMIT_REACHED: { status: 403, message: "Organization membership limit reached" },
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to invite users to this organization",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: {
+    status: 403,
+    message: "You are not allowed to invite a user with this role",
+  },
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: {
+    status: 400,
+    message: "User is already invited to this organization",
+  },
+  INVITATION_NOT_FOUND: { status: 400, message: "Invitation not found" },
+  YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION: { status: 403, message: "You are not the recipient of the invitation" },
+  YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION: {
+    status: 403,
+    message: "You are not allowed to cancel this invitation",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS: {
+    status: 403,
+    message: "You are not allowed to list invitations for this organization",
+  },
+  INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION: {
+    status: 400,
+    message: "Inviter is no longer a member of the organization",
+  },
+  FAILED_TO_RETRIEVE_INVITATION: { status: 400, message: "Failed to retrieve invitation" },
+  INVITATION_LIMIT_REACHED: { status: 403, message: "Invitation limit reached" },
+  EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: {
+    status: 403,
+    message: "Email verification required to view or list invitations for the session email",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to create teams in this organization",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to delete teams in this organization",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: { status: 403, message: "You are not allowed to update this team" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: { status: 403, message: "You are not allowed to delete this team" },
+  TEAM_NOT_FOUND: { status: 400, message: "Team not found" },
+  TEAM_ALREADY_EXISTS: { status: 400, message: "Team already exists" },
+  UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "Unable to remove last team" },
+  TEAM_MEMBER_LIMIT_REACHED: { status: 403, message: "Team member limit reached" },
+  USER_IS_NOT_A_MEMBER_OF_THE_TEAM: { status: 400, message: "User is not a member of the team" },
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER: {
+    status: 403,
+    message: "You are not allowed to create a new member",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER: { status: 403, message: "You are not allowed to remove a team member" },
+  YOU_CAN_NOT_ACCESS_THE_MEMBERS_OF_THIS_TEAM: {
+    status: 403,
+    message: "You are not allowed to list the members of this team",
+  },
+  YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
+
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },
   INVALID_ORIGIN: { status: 403, message: "Invalid origin" },

@@ -327,6 +327,31 @@ export function isFresh(session: Pick<SessionRow, "createdAt">): boolean {
   return Date.now() - session.createdAt.getTime() < SESSION_FRESH_AGE * 1000;
 }
 
+/**
+ * Changes the session's active organization and/or team; returns it with the cookie cache
+ * that carries the change (the old cache would show the old organization for a minute).
+ */
+export async function updateActive(
+  auth: AuthSession,
+  data: { activeOrganizationId?: string | null; activeTeamId?: string | null },
+): Promise<{ session: SessionRow; setCookies: string[] }> {
+  const session = await prisma.session.update({ where: { id: auth.session.id }, data });
+  return { session, setCookies: [cookieCacheCookie({ session, user: auth.user })] };
+}
+
+/**
+ * Clears `organizationId` as the active organization of every session of `userId` (removed,
+ * left, deleted), and stops every instance trusting cached copies of them.
+ */
+export async function clearActiveOrganization(userId: string, organizationId: string, tx?: Db): Promise<void> {
+  const db = tx ?? prisma;
+  await db.session.updateMany({
+    where: { userId, activeOrganizationId: organizationId },
+    data: { activeOrganizationId: null, activeTeamId: null },
+  });
+  await announceRevocation(db, userId);
+}
+
 /** The user's unexpired sessions, newest first. */
 export function listSessions(userId: string): Promise<SessionRow[]> {
   return prisma.session.findMany({

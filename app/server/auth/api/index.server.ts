@@ -1,8 +1,9 @@
 /**
  * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
  * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
- * management, deletion; social: provider sign-in, callback, linked accounts), so that adding
- * one never means editing another's file.
+ * management, deletion; social: provider sign-in, callback, linked accounts; organization:
+ * organizations and members, invitations, teams), so that adding one never means editing
+ * another's file.
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -14,6 +15,7 @@ import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
 import { endpoints as accountEndpoints } from "./account.server";
 import { endpoints as coreEndpoints } from "./core.server";
+import { endpoints as organizationEndpoints } from "./organization.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import type { Endpoint, EndpointContext } from "./endpoint.server";
 
@@ -34,7 +36,9 @@ function compile(endpoint: Endpoint): Compiled {
   return { endpoint, pattern: new RegExp(`^${source}$`), names };
 }
 
-const registry: Compiled[] = [...coreEndpoints, ...accountEndpoints, ...socialEndpoints].map(compile);
+const registry: Compiled[] = [...coreEndpoints, ...accountEndpoints, ...socialEndpoints, ...organizationEndpoints].map(
+  compile,
+);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
   for (const { endpoint, pattern, names } of registry) {
