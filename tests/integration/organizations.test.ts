@@ -1,0 +1,312 @@
+/**
+ * Organizations and members through the official better-auth client (organization plugin):
+ * create, slugs, update, delete, the active organization, members and their roles, leaving,
+ * and each rule and refusal of the permission table (spec sections 5, 6, 8).
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
+import { startTestApp, type TestApp } from "./helpers/app";
+
+const SECRET = "organizations-test-secret-0123456789abcdefghijkl";
+let app: TestApp;
+
+beforeAll(async () => {
+  // Verified users may create organizations, at most 3 each.
+  app = await startTestApp({ secret: SECRET, env: { ORGANIZATION_CREATION: "verified", ORGANIZATION_LIMIT: "3" } });
+}, 60_000);
+afterAll(() => app?.stop());
+
+let counter = 0;
+/** A signed-in user (verified unless said otherwise) with a better-auth client of their own. */
+async function person(verified = true): Promise<TestClient & { id: string; email: string }> {
+  counter += 1;
+  const email = `member${counter}.${Date.now()}@example.com`;
+  const user = await app.prisma.user.create({ data: { email, name: `Member ${counter}`, emailVerified: verified } });
+  const { createSession } = await import("~/server/auth/session.server");
+  const client = makeTestClient(app.base);
+  applySetCookies(client.jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
+  return Object.assign(client, { id: user.id, email });
+}
+
+const slug = () => `org-${++counter}-${Date.now()}`;
+
+async function activeOrganizationId(c: TestClient) {
+  const { data } = await c.client.getSession({ query: { disableCookieCache: true } });
+  return (data?.session as { activeOrganizationId?: string | null } | undefined)?.activeOrganizationId ?? null;
+}
+
+/** An organization owned by a new user, with an admin and a member (added in-process). */
+async function team() {
+  const owner = await person();
+  const { data: org } = await owner.client.organization.create({ name: "Acme", slug: slug() });
+  const admin = await person();
+  const member = await person();
+  const { addMember } = await import("~/server/organization/organizations.server");
+  const meta = { ipAddress: null, userAgent: null, locale: "en" as const };
+  await addMember({ userId: admin.id, role: "admin", organizationId: org!.id }, meta);
+  await addMember({ userId: member.id, role: "member", organizationId: org!.id }, meta);
+  for (const c of [admin, member]) await c.client.organization.setActive({ organizationId: org!.id });
+  return { org: org!, owner, admin, member };
+}
+
+describe("creating organizations", () => {
+  it("makes the creator the owner and the organization active", async () => {
+    const owner = await person();
+    const wanted = slug();
+    const { data, error } = await owner.client.organization.create({
+      name: "Acme Inc.",
+      slug: wanted,
+      metadata: { plan: "pro" },
+    });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ name: "Acme Inc.", slug: wanted, metadata: { plan: "pro" } });
+    expect(data!.members).toEqual([
+      expect.objectContaining({ userId: owner.id, role: "owner", organizationId: data!.id }),
+    ]);
+    expect(await activeOrganizationId(owner)).toBe(data!.id);
+    const audit = await app.prisma.auditLog.findFirst({ where: { userId: owner.id, action: "create-organization" } });
+    expect(audit?.category).toBe("organization");
+
+    const kept = await owner.client.organization.create({
+      name: "Second",
+      slug: slug(),
+      keepCurrentActiveOrganization: true,
+    });
+    expect(kept.error).toBeNull();
+    expect(await activeOrganizationId(owner)).toBe(data!.id);
+  });
+
+  it("refuses a taken slug, and says so when asked", async () => {
+    const owner = await person();
+    const taken = slug();
+    await owner.client.organization.create({ name: "A", slug: taken });
+    expect((await owner.client.organization.checkSlug({ slug: taken })).error).toMatchObject({
+      status: 400,
+      code: "ORGANIZATION_SLUG_ALREADY_TAKEN",
+    });
+    expect((await owner.client.organization.checkSlug({ slug: slug() })).data).toEqual({ status: true });
+    expect((await owner.client.organization.create({ name: "B", slug: taken })).error).toMatchObject({
+      status: 400,
+      code: "ORGANIZATION_ALREADY_EXISTS",
+    });
+  });
+
+  it("follows the creation rule and the organization limit", async () => {
+    const unverified = await person(false);
+    expect((await unverified.client.organization.create({ name: "X", slug: slug() })).error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION",
+    });
+    const busy = await person();
+    for (let i = 0; i < 3; i++)
+      expect((await busy.client.organization.create({ name: "X", slug: slug() })).error).toBeNull();
+    expect((await busy.client.organization.create({ name: "X", slug: slug() })).error).toMatchObject({
+      status: 403,
+      code: "YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_ORGANIZATIONS",
+    });
+  });
+
+  it("answers 401 without a session", async () => {
+    const anonymous = makeTestClient(app.base);
+    expect((await anonymous.client.organization.create({ name: "X", slug: slug() })).error?.status).toBe(401);
+    expect((await anonymous.client.organization.list()).error?.status).toBe(401);
+  });
+});
+
+describe("the permission table, role by role", () => {
+  it("organization update: owner and admin yes, member no", async () => {
+    const { org, owner, admin, member } = await team();
+    expect(
+      (await owner.client.organization.update({ data: { name: "By owner" }, organizationId: org.id })).data,
+    ).toMatchObject({
+      name: "By owner",
+    });
+    expect((await admin.client.organization.update({ data: { name: "By admin" } })).data).toMatchObject({
+      name: "By admin",
+    });
+    expect((await member.client.organization.update({ data: { name: "By member" } })).error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+    });
+    const stranger = await person();
+    expect(
+      (await stranger.client.organization.update({ data: { name: "x" }, organizationId: org.id })).error,
+    ).toMatchObject({ status: 400, code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION" });
+  });
+
+  it("organization delete: owner only; members and invitations go, and their active organization is cleared", async () => {
+    const { org, owner, admin, member } = await team();
+    for (const c of [admin, member]) {
+      expect((await c.client.organization.delete({ organizationId: org.id })).error).toMatchObject({
+        status: 403,
+        code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+      });
+    }
+    await app.prisma.invitation.create({
+      data: {
+        organizationId: org.id,
+        email: "x@example.com",
+        role: "member",
+        inviterId: owner.id,
+        expiresAt: new Date(Date.now() + 3600_000),
+      },
+    });
+    expect((await owner.client.organization.delete({ organizationId: org.id })).error).toBeNull();
+    expect(await app.prisma.organization.count({ where: { id: org.id } })).toBe(0);
+    expect(await app.prisma.member.count({ where: { organizationId: org.id } })).toBe(0);
+    expect(await app.prisma.invitation.count({ where: { organizationId: org.id } })).toBe(0);
+    for (const c of [owner, admin, member]) expect(await activeOrganizationId(c)).toBeNull();
+  });
+
+  it("member update: owner and admin yes, member no; only an owner makes or unmakes an owner", async () => {
+    const { org, owner, admin, member } = await team();
+    const members = (await owner.client.organization.listMembers({ query: { organizationId: org.id } })).data!.members;
+    const memberRow = members.find((m) => m.userId === member.id)!;
+    const ownerRow = members.find((m) => m.userId === owner.id)!;
+    expect(
+      (await member.client.organization.updateMemberRole({ memberId: memberRow.id, role: "admin" })).error,
+    ).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+    });
+    expect(
+      (await admin.client.organization.updateMemberRole({ memberId: memberRow.id, role: ["admin", "member"] })).data,
+    ).toMatchObject({
+      role: "admin,member",
+    });
+    expect(
+      (await admin.client.organization.updateMemberRole({ memberId: memberRow.id, role: "owner" })).error,
+    ).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+    });
+    expect(
+      (await admin.client.organization.updateMemberRole({ memberId: ownerRow.id, role: "member" })).error,
+    ).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+    });
+    expect(
+      (await owner.client.organization.updateMemberRole({ memberId: ownerRow.id, role: "admin" })).error,
+    ).toMatchObject({
+      status: 400,
+      code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER",
+    });
+    expect(
+      (await owner.client.organization.updateMemberRole({ memberId: memberRow.id, role: "emperor" })).error,
+    ).toMatchObject({
+      status: 400,
+      code: "ROLE_NOT_FOUND",
+    });
+    expect(
+      (await owner.client.organization.updateMemberRole({ memberId: memberRow.id, role: "owner" })).data,
+    ).toMatchObject({
+      role: "owner",
+    });
+  });
+
+  it("member delete: owner and admin yes, member no; only an owner removes an owner, never the only one", async () => {
+    const { org, owner, admin, member } = await team();
+    const extra = await person();
+    const { addMember } = await import("~/server/organization/organizations.server");
+    await addMember(
+      { userId: extra.id, role: "member", organizationId: org.id },
+      { ipAddress: null, userAgent: null, locale: "en" },
+    );
+    await extra.client.organization.setActive({ organizationId: org.id });
+
+    expect((await member.client.organization.removeMember({ memberIdOrEmail: extra.email })).error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
+    });
+    expect((await admin.client.organization.removeMember({ memberIdOrEmail: owner.email })).error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
+    });
+    const removed = await admin.client.organization.removeMember({ memberIdOrEmail: extra.email.toUpperCase() });
+    expect(removed.data).toMatchObject({ member: { userId: extra.id } });
+    expect(await activeOrganizationId(extra)).toBeNull();
+
+    const memberRow = await app.prisma.member.findFirstOrThrow({
+      where: { organizationId: org.id, userId: member.id },
+    });
+    expect((await owner.client.organization.removeMember({ memberIdOrEmail: memberRow.id })).error).toBeNull();
+    const ownerRow = await app.prisma.member.findFirstOrThrow({ where: { organizationId: org.id, userId: owner.id } });
+    expect((await owner.client.organization.removeMember({ memberIdOrEmail: ownerRow.id })).error).toMatchObject({
+      status: 400,
+      code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
+    });
+    expect(
+      (await owner.client.organization.removeMember({ memberIdOrEmail: "nobody@example.com" })).error,
+    ).toMatchObject({
+      status: 400,
+      code: "MEMBER_NOT_FOUND",
+    });
+    expect(
+      await app.prisma.auditLog.count({ where: { action: "remove-member", category: "organization" } }),
+    ).toBeGreaterThanOrEqual(2);
+  });
+});
+
+describe("membership", () => {
+  it("lists, reads and switches organizations only for members", async () => {
+    const { org, owner, member } = await team();
+    const stranger = await person();
+    expect((await owner.client.organization.list()).data!.map((o) => o.id)).toContain(org.id);
+    expect((await stranger.client.organization.setActive({ organizationId: org.id })).error).toMatchObject({
+      status: 403,
+      code: "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+    });
+    expect((await stranger.client.organization.listMembers({ query: { organizationId: org.id } })).error).toMatchObject(
+      {
+        status: 403,
+        code: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+      },
+    );
+    expect((await stranger.client.organization.listMembers()).error).toMatchObject({
+      status: 400,
+      code: "NO_ACTIVE_ORGANIZATION",
+    });
+
+    const full = (await member.client.organization.getFullOrganization()).data!;
+    expect(full.id).toBe(org.id);
+    expect(full.members).toHaveLength(3);
+    expect(full.members[0]!.user).toEqual(expect.objectContaining({ id: owner.id, email: owner.email }));
+    expect((await member.client.organization.getActiveMember()).data).toMatchObject({
+      userId: member.id,
+      role: "member",
+    });
+    expect((await member.client.organization.getActiveMemberRole()).data).toEqual({ role: "member" });
+    expect((await member.client.organization.getActiveMemberRole({ query: { userId: owner.id } })).data).toEqual({
+      role: "owner",
+    });
+    expect((await member.client.organization.setActive({ organizationId: null })).data).toBeNull();
+    expect(await activeOrganizationId(member)).toBeNull();
+    expect((await member.client.organization.getFullOrganization()).data).toBeNull();
+  });
+
+  it("pages, sorts and filters the member list", async () => {
+    const { org, owner } = await team();
+    const page = await owner.client.organization.listMembers({
+      query: { organizationId: org.id, limit: 2, offset: 1, sortBy: "createdAt", sortDirection: "asc" },
+    });
+    expect(page.data!.total).toBe(3);
+    expect(page.data!.members.map((m) => m.role)).toEqual(["admin", "member"]);
+    const admins = await owner.client.organization.listMembers({
+      query: { organizationId: org.id, filterField: "role", filterOperator: "ne", filterValue: "member" },
+    });
+    expect(admins.data!.members.map((m) => m.role).sort()).toEqual(["admin", "owner"]);
+    expect(admins.data!.total).toBe(2);
+  });
+
+  it("leaving: members may, the only owner may not, and the active organization is cleared", async () => {
+    const { org, owner, member } = await team();
+    expect((await owner.client.organization.leave({ organizationId: org.id })).error).toMatchObject({
+      status: 400,
+      code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
+    });
+    expect((await member.client.organization.leave({ organizationId: org.id })).error).toBeNull();
+    expect(await activeOrganizationId(member)).toBeNull();
+    expect(await app.prisma.member.count({ where: { organizationId: org.id, userId: member.id } })).toBe(0);
+  });
+});
