@@ -286,8 +286,6 @@ function schemaFor(isProduction: boolean) {
     TRUSTED_PROVIDERS: commaList()
       .pipe(z.array(z.enum(SOCIAL_PROVIDER_IDS, { error: (issue) => `unknown provider "${String(issue.input)}"` })))
       .default([]),
-    // Whether a first social sign-in creates the user: always, only when the client asked
-    // for it (`requestSignUp`), or never.
     // Who may create organizations: everyone, users with a verified email, or nobody (admins
     // still can, through the server); and how many one user may belong to.
     ORGANIZATION_CREATION: z
@@ -297,6 +295,11 @@ function schemaFor(isProduction: boolean) {
       .default("on"),
     ORGANIZATION_LIMIT: integer(1, 100_000, "a number of organizations such as 5").optional(),
     ORGANIZATION_DELETION: onOff().default(true),
+    // Whether an organization's last team may be removed; off: remove-team refuses it
+    // (UNABLE_TO_REMOVE_LAST_TEAM), so an organization that has teams keeps one.
+    ORGANIZATION_ALLOW_REMOVING_ALL_TEAMS: onOff().default(false),
+    // Whether a first social sign-in creates the user: always, only when the client asked
+    // for it (`requestSignUp`), or never.
     SOCIAL_SIGN_UP: z
       .enum(["on", "explicit", "off"], {
         error: (issue) => `must be on, explicit or off, got "${String(issue.input)}"`,

@@ -85,6 +85,10 @@ const entries = {
   ORGANIZATION_NOT_FOUND: { status: 400, message: "Organization not found" },
   USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: { status: 403, message: "User is not a member of the organization" },
   YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
+  YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION: {
+    status: 403,
+    message: "You are not allowed to access this organization as an owner",
+  },
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: {
     status: 403,
     message: "You are not allowed to update this organization",
@@ -157,6 +161,10 @@ const entries = {
   TEAM_NOT_FOUND: { status: 400, message: "Team not found" },
   TEAM_ALREADY_EXISTS: { status: 400, message: "Team already exists" },
   UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "Unable to remove last team" },
+  YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: {
+    status: 400,
+    message: "You have reached the maximum number of teams",
+  },
   TEAM_MEMBER_LIMIT_REACHED: { status: 403, message: "Team member limit reached" },
   USER_IS_NOT_A_MEMBER_OF_THE_TEAM: { status: 400, message: "User is not a member of the team" },
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER: {

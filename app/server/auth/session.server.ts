@@ -352,6 +352,21 @@ export async function clearActiveOrganization(userId: string, organizationId: st
   await announceRevocation(db, userId);
 }
 
+/**
+ * Clears `teamId` as the active team of every session that has it (the team was removed),
+ * and stops every instance trusting cached copies of them.
+ */
+export async function clearActiveTeam(teamId: string, tx?: Db): Promise<void> {
+  const db = tx ?? prisma;
+  const holders = await db.session.findMany({
+    where: { activeTeamId: teamId },
+    select: { userId: true },
+    distinct: ["userId"],
+  });
+  await db.session.updateMany({ where: { activeTeamId: teamId }, data: { activeTeamId: null } });
+  for (const { userId } of holders) await announceRevocation(db, userId);
+}
+
 /** The user's unexpired sessions, newest first. */
 export function listSessions(userId: string): Promise<SessionRow[]> {
   return prisma.session.findMany({

@@ -17,6 +17,7 @@ import { endpoints as accountEndpoints } from "./account.server";
 import { endpoints as coreEndpoints } from "./core.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
 import { endpoints as socialEndpoints } from "./social.server";
+import { endpoints as teamEndpoints } from "./team.server";
 import type { Endpoint, EndpointContext } from "./endpoint.server";
 
 export const BASE_PATH = "/api/auth";
@@ -36,9 +37,13 @@ function compile(endpoint: Endpoint): Compiled {
   return { endpoint, pattern: new RegExp(`^${source}$`), names };
 }
 
-const registry: Compiled[] = [...coreEndpoints, ...accountEndpoints, ...socialEndpoints, ...organizationEndpoints].map(
-  compile,
-);
+const registry: Compiled[] = [
+  ...coreEndpoints,
+  ...accountEndpoints,
+  ...socialEndpoints,
+  ...organizationEndpoints,
+  ...teamEndpoints,
+].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
   for (const { endpoint, pattern, names } of registry) {
