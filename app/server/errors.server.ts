@@ -85,10 +85,6 @@ const entries = {
   ORGANIZATION_NOT_FOUND: { status: 400, message: "Organization not found" },
   USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: { status: 403, message: "User is not a member of the organization" },
   YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION: { status: 403, message: "You are not a member of this organization" },
-  YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION: {
-    status: 403,
-    message: "You are not allowed to access this organization as an owner",
-  },
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION: {
     status: 403,
     message: "You are not allowed to update this organization",

@@ -276,7 +276,7 @@ describe("list-teams", () => {
     }
     const outsider = await person("outsider");
     const refused = await outsider.api.listTeams({ query: { organizationId: org.id } });
-    expect(refused.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION" });
+    expect(refused.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION" });
     const homeless = await outsider.api.listTeams();
     expect(homeless.error).toMatchObject({ status: 400, code: "NO_ACTIVE_ORGANIZATION" });
   });

@@ -129,7 +129,7 @@ export async function removeTeam(auth: AuthSession, input: z.infer<typeof teamIn
 export async function listTeams(auth: AuthSession, organizationId: string | undefined) {
   const member = await requireMembership(auth, organizationId, {
     missing: "NO_ACTIVE_ORGANIZATION",
-    notMember: "YOU_ARE_NOT_ALLOWED_TO_ACCESS_THIS_ORGANIZATION",
+    notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
   });
   return prisma.team.findMany({ where: { organizationId: member.organizationId }, orderBy: { createdAt: "asc" } });
 }
