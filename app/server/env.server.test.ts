@@ -356,6 +356,22 @@ describe("social providers", () => {
     expect(env.socialProviders[0]!.extras).toMatchObject({ teamId: "T1", keyId: "K1" });
   });
 
+  it("reads the organization settings", () => {
+    const defaults = ok({});
+    expect(defaults).toMatchObject({
+      ORGANIZATION_CREATION: "on",
+      ORGANIZATION_DELETION: true,
+      ORGANIZATION_ALLOW_REMOVING_ALL_TEAMS: false,
+    });
+    expect(defaults.ORGANIZATION_LIMIT).toBeUndefined();
+    expect(
+      ok({ ORGANIZATION_CREATION: "verified", ORGANIZATION_LIMIT: "5", ORGANIZATION_DELETION: "off" }),
+    ).toMatchObject({ ORGANIZATION_CREATION: "verified", ORGANIZATION_LIMIT: 5, ORGANIZATION_DELETION: false });
+    const found = problems({ ORGANIZATION_CREATION: "admins", ORGANIZATION_LIMIT: "0" });
+    expect(found.some((line) => line.startsWith("ORGANIZATION_CREATION"))).toBe(true);
+    expect(found.some((line) => line.startsWith("ORGANIZATION_LIMIT"))).toBe(true);
+  });
+
   it("reads the linking and sign-up settings", () => {
     expect(ok({})).toMatchObject({ ACCOUNT_LINKING: true, TRUSTED_PROVIDERS: [], SOCIAL_SIGN_UP: "on" });
     expect(
