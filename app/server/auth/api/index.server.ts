@@ -15,6 +15,7 @@ import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
 import { endpoints as accountEndpoints } from "./account.server";
 import { endpoints as coreEndpoints } from "./core.server";
+import { endpoints as invitationEndpoints } from "./invitation.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import type { Endpoint, EndpointContext } from "./endpoint.server";
@@ -36,9 +37,13 @@ function compile(endpoint: Endpoint): Compiled {
   return { endpoint, pattern: new RegExp(`^${source}$`), names };
 }
 
-const registry: Compiled[] = [...coreEndpoints, ...accountEndpoints, ...socialEndpoints, ...organizationEndpoints].map(
-  compile,
-);
+const registry: Compiled[] = [
+  ...coreEndpoints,
+  ...accountEndpoints,
+  ...socialEndpoints,
+  ...organizationEndpoints,
+  ...invitationEndpoints,
+].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
   for (const { endpoint, pattern, names } of registry) {
