@@ -24,7 +24,8 @@ beforeAll(async () => {
   app = await startTestApp({ secret: SECRET });
   prisma = app.prisma;
   // Imported only now: the database client must be made for the test database.
-  ({ TEAM_LIMIT, TEAM_MEMBER_LIMIT } = await import("~/server/organization/teams.server"));
+  ({ TEAM_LIMIT } = await import("~/server/organization/teams.server"));
+  ({ TEAM_MEMBER_LIMIT } = await import("~/server/organization/organizations.server"));
 }, 60_000);
 
 afterAll(async () => {

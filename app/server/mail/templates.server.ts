@@ -1,6 +1,6 @@
 /**
  * Localized email templates. The strings live in locales/<lng>/email.json (one object per
- * template: subject, heading, intro, action, outro) and are only bundled into the server:
+ * template: subject, heading, intro, action, outro, and an optional footer) and are only bundled into the server:
  * they are not an i18next namespace because pages never show them, and the root loader
  * sends every namespace of the page's language to the browser.
  */
@@ -16,6 +16,7 @@ export const templateNames = [
   "delete-account",
   "sign-up-attempt",
   "email-in-use",
+  "organization-invitation",
 ] as const;
 export type TemplateName = (typeof templateNames)[number];
 
@@ -26,15 +27,29 @@ export interface TemplateData {
   name?: string | null;
   oldEmail?: string;
   newEmail?: string;
+  /** Invitations: the organization, who invites, and the offered role ("admin,member"). */
+  organizationName?: string;
+  inviterName?: string;
+  role?: string;
 }
 
-type TemplateStrings = { subject: string; heading: string; intro: string; action: string; outro: string };
+/** A template's own footer replaces the common one (an invitee may have no account yet). */
+type TemplateStrings = {
+  subject: string;
+  heading: string;
+  intro: string;
+  action: string;
+  outro: string;
+  footer?: string;
+};
 type EmailStrings = {
   brand: string;
   greeting: string;
   greetingNoName: string;
   linkHint: string;
   footer: string;
+  /** Organization role names, as invitations show them. */
+  roles: Record<string, string>;
 } & Record<TemplateName, TemplateStrings>;
 
 function stringsFor(locale: Locale): EmailStrings {
@@ -56,19 +71,28 @@ export interface RenderedEmail {
 
 /** Builds the subject, plain-text and HTML bodies of `template` in `locale`. */
 export function renderEmail(template: TemplateName, locale: string, data: TemplateData): RenderedEmail {
-  const strings = stringsFor(isLocale(locale) ? locale : defaultLocale);
+  const lng = isLocale(locale) ? locale : defaultLocale;
+  const strings = stringsFor(lng);
   const t = strings[template];
   const values = {
     brand: strings.brand,
     name: data.name?.trim() ?? "",
     oldEmail: data.oldEmail ?? "",
     newEmail: data.newEmail ?? "",
+    organizationName: data.organizationName ?? "",
+    inviterName: data.inviterName ?? "",
+    role: new Intl.ListFormat(lng).format(
+      (data.role ?? "")
+        .split(",")
+        .filter(Boolean)
+        .map((role) => strings.roles[role] ?? role),
+    ),
   };
   const greeting = fill(values.name ? strings.greeting : strings.greetingNoName, values);
   const subject = fill(t.subject, values);
   const intro = fill(t.intro, values);
   const outro = fill(t.outro, values);
-  const footer = fill(strings.footer, values);
+  const footer = fill(t.footer ?? strings.footer, values);
 
   // The link stands alone on its line so that every mail client makes it clickable.
   const text = [greeting, "", intro, "", `${fill(t.action, values)}:`, data.url, "", outro, "", "--", footer].join(

@@ -35,13 +35,24 @@ describe("rendered emails", () => {
     for (const lng of locales) {
       for (const template of templateNames) {
         const url = "https://app.example.com/api/auth/x?token=abc&callbackURL=%2F";
-        const mail = renderEmail(template, lng, { url, name: "Ada", oldEmail: "old@x.io", newEmail: "new@x.io" });
+        const mail = renderEmail(template, lng, {
+          url,
+          name: "Ada",
+          oldEmail: "old@x.io",
+          newEmail: "new@x.io",
+          organizationName: "Globex",
+          inviterName: "Hank",
+          role: "admin",
+        });
         for (const text of [mail.subject, mail.text, mail.html]) expect(text, `${lng}/${template}`).not.toMatch(/{{/);
         expect(mail.text).toContain(`\n${url}\n`);
         expect(mail.html).toContain(`href="${url.replace(/&/g, "&amp;")}"`);
         if (template === "change-email-confirmation") {
           expect(mail.text).toContain("old@x.io");
           expect(mail.text).toContain("new@x.io");
+        }
+        if (template === "organization-invitation") {
+          for (const fact of ["Globex", "Hank"]) expect(mail.subject + mail.text, `${lng}/${template}`).toContain(fact);
         }
       }
     }
@@ -55,5 +66,15 @@ describe("rendered emails", () => {
       true,
     );
     expect(renderEmail("reset-password", "de", { url: "https://x.io/" }).subject).toBe("Reset your password");
+  });
+
+  it("names the invited roles in the email's language, and gives invitations their own footer", () => {
+    const data = { url: "https://x.io/", organizationName: "Globex", inviterName: "Hank", role: "admin,member" };
+    expect(renderEmail("organization-invitation", "en", data).text).toContain("Your role: Admin and Member.");
+    expect(renderEmail("organization-invitation", "fr", data).text).toContain("Votre rôle : Administrateur et Membre.");
+    expect(renderEmail("organization-invitation", "ja", data).text).toContain("管理者、メンバー");
+    expect(renderEmail("organization-invitation", "zh-CN", data).text).toContain("管理员和成员");
+    expect(renderEmail("organization-invitation", "en", data).text).toMatch(/because Hank invited this address/);
+    expect(renderEmail("verify-email", "en", data).text).toMatch(/because of an action on your Acme Cloud account/);
   });
 });

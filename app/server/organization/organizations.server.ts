@@ -18,6 +18,7 @@ import {
 import { can, isOwner, parseRoles, type Resource } from "./permissions.server";
 
 export const MEMBERSHIP_LIMIT = 100;
+export const TEAM_MEMBER_LIMIT = 100;
 
 // ---- input schemas ----
 

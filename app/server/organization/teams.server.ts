@@ -9,10 +9,15 @@ import { isUniqueViolation, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { clearActiveTeam, updateActive, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
-import { auditOrganization, membershipOf, requireMembership, requirePermission } from "./organizations.server";
+import {
+  auditOrganization,
+  membershipOf,
+  requireMembership,
+  requirePermission,
+  TEAM_MEMBER_LIMIT,
+} from "./organizations.server";
 
 export const TEAM_LIMIT = 100;
-export const TEAM_MEMBER_LIMIT = 100;
 
 // ---- input schemas ----
 

@@ -15,6 +15,7 @@ import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
 import { endpoints as accountEndpoints } from "./account.server";
 import { endpoints as coreEndpoints } from "./core.server";
+import { endpoints as invitationEndpoints } from "./invitation.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import { endpoints as teamEndpoints } from "./team.server";
@@ -42,6 +43,7 @@ const registry: Compiled[] = [
   ...accountEndpoints,
   ...socialEndpoints,
   ...organizationEndpoints,
+  ...invitationEndpoints,
   ...teamEndpoints,
 ].map(compile);
 

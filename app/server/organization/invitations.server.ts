@@ -1,0 +1,237 @@
+/**
+ * Invitations to an organization (spec sections 3–8; better-auth's organization plugin is the
+ * wire contract): inviting by email, the recipient's answer, cancelling, reading and listing.
+ * Permissions come from permissions.server.ts only; every change is audited with category
+ * "organization".
+ */
+import { z } from "zod";
+import { localizePath } from "~/i18n/config";
+import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
+import { randomToken, updateActive, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
+import { isUniqueViolation, prisma, type Invitation, type Prisma } from "~/server/db.server";
+import { loadEnv } from "~/server/env.server";
+import { AppError, fail } from "~/server/errors.server";
+import { sendMail } from "~/server/mail/index.server";
+import {
+  auditOrganization,
+  MEMBERSHIP_LIMIT,
+  requireMembership,
+  requirePermission,
+  roleInput,
+  TEAM_MEMBER_LIMIT,
+} from "./organizations.server";
+import { isOwner, parseRoles } from "./permissions.server";
+
+/** Pending invitations an organization may have at once. */
+export const INVITATION_LIMIT = 100;
+export const INVITATION_EXPIRES_IN = 48 * 60 * 60; // seconds
+
+export const inviteMemberInput = z.object({
+  email: emailSchema,
+  role: roleInput,
+  organizationId: z.string().optional(),
+  resend: z.boolean().optional(),
+  teamId: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
+/** Pending and unexpired: the only invitations that can still be answered. */
+const open = (): Prisma.InvitationWhereInput => ({ status: "pending", expiresAt: { gt: new Date() } });
+
+const expiry = () => new Date(Date.now() + INVITATION_EXPIRES_IN * 1000);
+
+/** The team an invitation puts the user in: the first one named, in the organization and not full. */
+async function invitedTeam(organizationId: string, teamId: string | string[] | undefined): Promise<string | null> {
+  const id = Array.isArray(teamId) ? teamId[0] : teamId;
+  if (!id) return null;
+  const team = await prisma.team.findFirst({
+    where: { id, organizationId },
+    select: { _count: { select: { members: true } } },
+  });
+  if (!team) fail("TEAM_NOT_FOUND");
+  if (team._count.members >= TEAM_MEMBER_LIMIT) fail("TEAM_MEMBER_LIMIT_REACHED");
+  return id;
+}
+
+/** The invitation email, in the inviter's language: the link opens the invitation page. */
+function sendInvitationMail(invitation: Invitation, organizationName: string, auth: AuthSession, meta: RequestMeta) {
+  const url = `${loadEnv().BASE_URL}${localizePath(`/invitations/${invitation.id}`, meta.locale)}`;
+  return sendMail({
+    to: invitation.email,
+    template: "organization-invitation",
+    locale: meta.locale,
+    data: { url, organizationName, inviterName: auth.user.name || auth.user.email, role: invitation.role },
+  });
+}
+
+/**
+ * Invites an email to the caller's (or the named) organization. With `resend`, a pending
+ * invitation for the same email is sent again with a new expiry instead of being refused.
+ */
+export async function inviteMember(auth: AuthSession, input: z.infer<typeof inviteMemberInput>, meta: RequestMeta) {
+  const inviter = await requireMembership(auth, input.organizationId, { notMember: "MEMBER_NOT_FOUND" });
+  requirePermission(inviter.role, "invitation", ["create"], "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+  const role = parseRoles(input.role);
+  // The contract answers an unknown role with a 400 that has no code.
+  if (!role) throw new AppError(null, `Role not found: ${String(input.role)}`, 400);
+  // Only an owner hands out the owner role.
+  if (isOwner(role) && !isOwner(inviter.role)) fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+  const { organizationId } = inviter;
+  const email = normalizeEmail(input.email);
+  if (await prisma.member.findFirst({ where: { organizationId, user: { email } }, select: { id: true } })) {
+    fail("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+  }
+  const pending = await prisma.invitation.findFirst({ where: { organizationId, email, ...open() } });
+  if (pending && !input.resend) fail("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
+  if (pending && isOwner(pending.role) && !isOwner(inviter.role)) {
+    fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+  }
+  const organization = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
+
+  let invitation: Invitation;
+  if (pending) {
+    invitation = await prisma.invitation.update({ where: { id: pending.id }, data: { expiresAt: expiry() } });
+  } else {
+    if ((await prisma.invitation.count({ where: { organizationId, ...open() } })) >= INVITATION_LIMIT) {
+      fail("INVITATION_LIMIT_REACHED");
+    }
+    invitation = await prisma.invitation.create({
+      data: {
+        // The id is what the emailed link carries: as unguessable as better-auth's default
+        // ids, which is why answering an invitation needs no verified email.
+        id: randomToken(),
+        organizationId,
+        email,
+        role,
+        teamId: await invitedTeam(organizationId, input.teamId),
+        inviterId: auth.user.id,
+        expiresAt: expiry(),
+      },
+    });
+  }
+  const action = pending ? "resend-invitation" : "invite-member";
+  await auditOrganization(meta, auth.user.id, action, "invitation", invitation.id, {
+    organizationId,
+    email,
+    role: invitation.role,
+    teamId: invitation.teamId,
+  });
+  await sendInvitationMail(invitation, organization.name, auth, meta);
+  return invitation;
+}
+
+/** Invitation `id` as its recipient may answer it: open, and addressed to the caller's email. */
+async function recipientsInvitation(auth: AuthSession, id: string) {
+  const invitation = await prisma.invitation.findFirst({ where: { id, ...open() } });
+  if (!invitation) fail("INVITATION_NOT_FOUND");
+  if (invitation.email.toLowerCase() !== auth.user.email.toLowerCase()) {
+    fail("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
+  }
+  return invitation;
+}
+
+/**
+ * Closes an open invitation with `status`. The status check is part of the update, so of two
+ * answers arriving together only one finds the invitation still open.
+ */
+async function close(db: Pick<Prisma.TransactionClient, "invitation">, id: string, status: "accepted" | "rejected") {
+  const { count } = await db.invitation.updateMany({ where: { id, ...open() }, data: { status } });
+  if (count === 0) fail("INVITATION_NOT_FOUND");
+  return db.invitation.findUniqueOrThrow({ where: { id } });
+}
+
+/**
+ * Accepts an invitation: the caller becomes a member with the invited role (and team), and
+ * the organization becomes the session's active one. Returns the Set-Cookie lines of the
+ * session's cookie cache.
+ */
+export async function acceptInvitation(auth: AuthSession, invitationId: string, meta: RequestMeta) {
+  const { organizationId, teamId } = await recipientsInvitation(auth, invitationId);
+  const { invitation, member } = await prisma
+    .$transaction(async (tx) => {
+      const invitation = await close(tx, invitationId, "accepted");
+      if ((await tx.member.count({ where: { organizationId } })) >= MEMBERSHIP_LIMIT) {
+        fail("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
+      }
+      // The team may have been removed since the invitation was sent.
+      if (teamId && !(await tx.team.findFirst({ where: { id: teamId, organizationId }, select: { id: true } }))) {
+        fail("TEAM_NOT_FOUND");
+      }
+      const member = await tx.member.create({
+        data: { organizationId, userId: auth.user.id, role: invitation.role, teamId },
+      });
+      if (teamId) await tx.teamMember.create({ data: { teamId, userId: auth.user.id } });
+      return { invitation, member };
+    })
+    .catch((error: unknown) => {
+      if (isUniqueViolation(error)) fail("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
+      throw error;
+    });
+  const { setCookies } = await updateActive(auth, { activeOrganizationId: organizationId, activeTeamId: teamId });
+  await auditOrganization(meta, auth.user.id, "accept-invitation", "invitation", invitationId, {
+    organizationId,
+    memberId: member.id,
+    role: member.role,
+  });
+  return { invitation, member, setCookies };
+}
+
+export async function rejectInvitation(auth: AuthSession, invitationId: string, meta: RequestMeta) {
+  const { organizationId } = await recipientsInvitation(auth, invitationId);
+  const invitation = await close(prisma, invitationId, "rejected");
+  await auditOrganization(meta, auth.user.id, "reject-invitation", "invitation", invitationId, { organizationId });
+  return { invitation, member: null };
+}
+
+/** Cancels an invitation, whatever its state, for a member allowed to (invitation:cancel). */
+export async function cancelInvitation(auth: AuthSession, invitationId: string, meta: RequestMeta) {
+  const invitation = await prisma.invitation.findUnique({ where: { id: invitationId } });
+  if (!invitation) fail("INVITATION_NOT_FOUND");
+  const member = await requireMembership(auth, invitation.organizationId, { notMember: "MEMBER_NOT_FOUND" });
+  requirePermission(member.role, "invitation", ["cancel"], "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  const canceled = await prisma.invitation.update({ where: { id: invitationId }, data: { status: "canceled" } });
+  await auditOrganization(meta, auth.user.id, "cancel-invitation", "invitation", invitationId, {
+    organizationId: invitation.organizationId,
+    email: invitation.email,
+  });
+  return canceled;
+}
+
+/** An open invitation for its recipient, with what the invitation page shows about it. */
+export async function getInvitation(auth: AuthSession, invitationId: string) {
+  const invitation = await recipientsInvitation(auth, invitationId);
+  const inviter = await prisma.member.findUnique({
+    where: { organizationId_userId: { organizationId: invitation.organizationId, userId: invitation.inviterId } },
+    include: { user: { select: { email: true } }, organization: { select: { name: true, slug: true } } },
+  });
+  if (!inviter) fail("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+  return {
+    ...invitation,
+    organizationName: inviter.organization.name,
+    organizationSlug: inviter.organization.slug,
+    inviterEmail: inviter.user.email,
+  };
+}
+
+/** Every invitation of the caller's (or the named) organization, whatever its status, newest first. */
+export async function listInvitations(auth: AuthSession, organizationId?: string) {
+  const member = await requireMembership(auth, organizationId, {
+    missing: "ORGANIZATION_ID_REQUIRED",
+    notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+  });
+  return prisma.invitation.findMany({
+    where: { organizationId: member.organizationId },
+    orderBy: { createdAt: "desc" },
+  });
+}
+
+/** The open invitations addressed to the caller, with the organization's name. */
+export async function listUserInvitations(auth: AuthSession) {
+  // Anyone can sign up with an address they do not own; only a proven one sees its invitations.
+  if (!auth.user.emailVerified) fail("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+  const rows = await prisma.invitation.findMany({
+    where: { email: auth.user.email.toLowerCase(), ...open() },
+    include: { organization: { select: { name: true } } },
+    orderBy: { createdAt: "desc" },
+  });
+  return rows.map(({ organization, ...invitation }) => ({ ...invitation, organizationName: organization.name }));
+}
