@@ -310,3 +310,74 @@ describe("membership", () => {
     expect(await app.prisma.member.count({ where: { organizationId: org.id, userId: member.id } })).toBe(0);
   });
 });
+
+describe("the whole life of an organization, through the official client", () => {
+  it("create → slug taken → invite → accept → members → roles → remove → teams → leave → delete", async () => {
+    const owner = await person();
+    const invitee = await person();
+    const wanted = slug();
+    const { data: org } = await owner.client.organization.create({ name: "Lifecycle", slug: wanted });
+    expect((await owner.client.organization.checkSlug({ slug: wanted })).error?.code).toBe(
+      "ORGANIZATION_SLUG_ALREADY_TAKEN",
+    );
+
+    const { data: invitation, error: inviteError } = await owner.client.organization.inviteMember({
+      email: invitee.email.toUpperCase(),
+      role: "member",
+    });
+    expect(inviteError).toBeNull();
+    expect(invitation).toMatchObject({
+      email: invitee.email,
+      role: "member",
+      status: "pending",
+      organizationId: org!.id,
+    });
+    const mail = await app.mailbox.waitFor(invitee.email);
+    expect(mail.text).toContain(`/invitations/${invitation!.id}`);
+
+    const read = await invitee.client.organization.getInvitation({ query: { id: invitation!.id } });
+    expect(read.data).toMatchObject({
+      organizationName: "Lifecycle",
+      organizationSlug: wanted,
+      inviterEmail: owner.email,
+    });
+    const accepted = await invitee.client.organization.acceptInvitation({ invitationId: invitation!.id });
+    expect(accepted.data).toMatchObject({
+      invitation: { status: "accepted" },
+      member: { userId: invitee.id, role: "member" },
+    });
+    expect(await activeOrganizationId(invitee)).toBe(org!.id);
+
+    const { data: listed } = await owner.client.organization.listMembers();
+    expect(listed!.total).toBe(2);
+    const inviteeMember = listed!.members.find((m) => m.userId === invitee.id)!;
+    expect(
+      (await owner.client.organization.updateMemberRole({ memberId: inviteeMember.id, role: "admin" })).data,
+    ).toMatchObject({
+      role: "admin",
+    });
+
+    const { data: teamA } = await owner.client.organization.createTeam({ name: "Alpha" });
+    const { data: teamB } = await invitee.client.organization.createTeam({ name: "Beta" }); // admins may
+    expect(
+      (await owner.client.organization.updateTeam({ teamId: teamA!.id, data: { name: "Alpha 2" } })).data,
+    ).toMatchObject({
+      name: "Alpha 2",
+    });
+    expect((await owner.client.organization.removeTeam({ teamId: teamB!.id })).error).toBeNull();
+    expect((await owner.client.organization.removeTeam({ teamId: teamA!.id })).error).toMatchObject({
+      status: 400,
+      code: "UNABLE_TO_REMOVE_LAST_TEAM",
+    });
+
+    expect((await owner.client.organization.removeMember({ memberIdOrEmail: inviteeMember.id })).data).toMatchObject({
+      member: { userId: invitee.id },
+    });
+    expect(await activeOrganizationId(invitee)).toBeNull();
+    expect((await owner.client.organization.leave({ organizationId: org!.id })).error).toMatchObject({
+      code: "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER",
+    });
+    expect((await owner.client.organization.delete({ organizationId: org!.id })).error).toBeNull();
+    expect((await owner.client.organization.list()).data!.map((o) => o.id)).not.toContain(org!.id);
+  });
+});
