@@ -17,6 +17,9 @@ process.env.E2E_SMTP_PORT ??= String(PORT + 2);
 process.env.E2E_OIDC_PORT ??= String(PORT + 3);
 export const OIDC_ISSUER = `http://127.0.0.1:${process.env.E2E_OIDC_PORT}`;
 process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
+// The web server's SQLite database, known to the workers too: tests/e2e/support/organizations.ts
+// adds members to organizations directly, which no page does yet.
+process.env.E2E_DATABASE_URL ??= `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`;
 
 /**
  * Browsers cannot be downloaded here: tests drive the system's Chromium. The flags keep it
@@ -71,7 +74,7 @@ export default defineConfig({
       env: {
         PORT: String(PORT),
         BASE_URL,
-        DATABASE_URL: `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`,
+        DATABASE_URL: process.env.E2E_DATABASE_URL,
         AUTH_SECRET: "e2e-test-secret-0123456789abcdefghijkl",
         RATE_LIMIT: "off",
         SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,

@@ -20,7 +20,19 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("reset-password", "routes/reset-password.tsx"),
     ]),
   ]),
-  layout("routes/layouts/menu.tsx", [route("profile", "routes/profile.tsx")]),
+  layout("routes/layouts/menu.tsx", [
+    route("profile", "routes/profile.tsx"),
+    route("organizations", "routes/organizations/organizations.tsx"),
+    // A static segment wins over :slug, so the slug "new" is refused (organization-forms.ts).
+    route("organizations/new", "routes/organizations/new-organization.tsx"),
+    // The confirmations are pages of their own (they work without JavaScript), drawn as a
+    // dialog over the organization page.
+    route("organizations/:slug", "routes/organizations/organization.tsx", [
+      route("members/:memberId/remove", "routes/organizations/remove-member.tsx"),
+      route("leave", "routes/organizations/leave-organization.tsx"),
+      route("delete", "routes/organizations/delete-organization.tsx"),
+    ]),
+  ]),
   route("admin", "routes/layouts/admin.tsx", [route("dashboard", "routes/admin/dashboard.tsx")]),
 ]);
 
@@ -30,6 +42,7 @@ export default [
   route("robots.txt", "routes/resources/robots.ts"),
   route("set-locale", "routes/resources/set-locale.ts"),
   route("signout", "routes/resources/signout.ts"),
+  route("check-slug", "routes/resources/check-slug.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   // Anything else, in any locale: the 404 page (or the fatal 404 for an unsupported prefix).
   route("*", "routes/not-found.tsx"),

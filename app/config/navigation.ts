@@ -25,6 +25,8 @@ export const pages: { path: string; titleKey: string; access: Access; sitemap: b
   { path: "/signup", titleKey: "pages.signup", access: "guest", sitemap: true },
   { path: "/forgot-password", titleKey: "pages.forgotPassword", access: "guest", sitemap: true },
   { path: "/profile", titleKey: "pages.profile", access: "user", sitemap: false },
+  { path: "/organizations", titleKey: "pages.organizations", access: "user", sitemap: false },
+  { path: "/organizations/new", titleKey: "pages.newOrganization", access: "user", sitemap: false },
   { path: "/admin/dashboard", titleKey: "pages.adminDashboard", access: "admin", sitemap: false },
 ];
 

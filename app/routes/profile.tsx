@@ -1,6 +1,5 @@
 import { getFormProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import type { ReactNode } from "react";
 import { useTranslation } from "~/lib/translations";
 import { data, useActionData, useFetcher, useLocation } from "react-router";
 import type { z } from "zod";
@@ -13,6 +12,7 @@ import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { LocalTime } from "~/components/ui/LocalTime";
+import { Section } from "~/components/ui/Section";
 import { localizePath } from "~/i18n/config";
 import {
   changeEmailSchema,
@@ -298,38 +298,6 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       <SessionsSection sessions={loaderData.sessions} />
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />
     </div>
-  );
-}
-
-function Section({
-  id,
-  title,
-  description,
-  tone = "default",
-  children,
-}: {
-  id: string;
-  title: ReactNode;
-  description: ReactNode;
-  tone?: "default" | "danger";
-  children: ReactNode;
-}) {
-  const border = tone === "danger" ? "border-red-200 dark:border-red-900/70" : "border-slate-200 dark:border-slate-800";
-  return (
-    <section
-      aria-labelledby={`${id}-title`}
-      data-section={id}
-      className={`rounded-xl border bg-white p-6 shadow-sm dark:bg-slate-900/60 ${border}`}
-    >
-      <h2
-        id={`${id}-title`}
-        className={`text-lg font-semibold ${tone === "danger" ? "text-red-700 dark:text-red-400" : ""}`}
-      >
-        {title}
-      </h2>
-      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{description}</p>
-      <div className="mt-5">{children}</div>
-    </section>
   );
 }
 

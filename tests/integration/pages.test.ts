@@ -256,7 +256,9 @@ describe("JavaScript of public pages", () => {
       const files = urls.map((url) => url.split("/").pop()!);
       expect(files.length, path).toBeGreaterThan(5);
       const foreign = files.filter((file) =>
-        /^(profile|dashboard|admin|menu|signin|signup|validation|SocialButtons|Checkbox)-/.test(file),
+        /^(profile|dashboard|admin|menu|signin|signup|validation|SocialButtons|Checkbox|organizations?|new-organization|organization-forms|OrganizationSwitcher|RoleBadge|ConfirmDialog)-/.test(
+          file,
+        ),
       );
       expect(foreign, path).toEqual([]);
     }

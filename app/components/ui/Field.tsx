@@ -1,9 +1,11 @@
-import { getInputProps, type FieldMetadata } from "@conform-to/react";
+import { getInputProps, getTextareaProps, type FieldMetadata } from "@conform-to/react";
 import type { ComponentProps, ReactNode } from "react";
 import { FieldErrors } from "./FormErrors";
-import { Input } from "./Input";
+import { Input, inputClass } from "./Input";
 
 type InputType = "text" | "email" | "password" | "url" | "hidden";
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- any field of any form
+type AnyField = FieldMetadata<any, any, string[]>;
 
 /**
  * Label, input and errors for one conform field. The input carries aria-invalid and
@@ -18,8 +20,7 @@ export function Field({
   labelAside,
   inputProps,
 }: {
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- any field of any form
-  field: FieldMetadata<any, any, string[]>;
+  field: AnyField;
   type: InputType;
   label: ReactNode;
   hint?: ReactNode;
@@ -28,6 +29,46 @@ export function Field({
   inputProps?: Omit<ComponentProps<"input">, "type" | "name" | "id">;
 }) {
   const { key, ...conformProps } = getInputProps(field, { type, ariaAttributes: true });
+  return (
+    <FieldFrame field={field} label={label} hint={hint} labelAside={labelAside}>
+      {(aria) => <Input key={key} {...conformProps} {...inputProps} {...aria} />}
+    </FieldFrame>
+  );
+}
+
+/** The same for a multi-line text. */
+export function TextareaField({
+  field,
+  label,
+  hint,
+  textareaProps,
+}: {
+  field: AnyField;
+  label: ReactNode;
+  hint?: ReactNode;
+  textareaProps?: Omit<ComponentProps<"textarea">, "name" | "id">;
+}) {
+  const { key, ...conformProps } = getTextareaProps(field, { ariaAttributes: true });
+  return (
+    <FieldFrame field={field} label={label} hint={hint}>
+      {(aria) => <textarea key={key} className={inputClass} {...conformProps} {...textareaProps} {...aria} />}
+    </FieldFrame>
+  );
+}
+
+function FieldFrame({
+  field,
+  label,
+  hint,
+  labelAside,
+  children,
+}: {
+  field: AnyField;
+  label: ReactNode;
+  hint?: ReactNode;
+  labelAside?: ReactNode;
+  children: (aria: { "aria-invalid": true | undefined; "aria-describedby": string }) => ReactNode;
+}) {
   const hintId = hint ? `${field.id}-hint` : undefined;
   const describedBy = [field.errorId, hintId].filter(Boolean).join(" ");
   return (
@@ -38,13 +79,7 @@ export function Field({
         </label>
         {labelAside}
       </div>
-      <Input
-        key={key}
-        {...conformProps}
-        {...inputProps}
-        aria-invalid={field.errors?.length ? true : undefined}
-        aria-describedby={describedBy}
-      />
+      {children({ "aria-invalid": field.errors?.length ? true : undefined, "aria-describedby": describedBy })}
       {hint ? (
         <p id={hintId} className="text-xs text-slate-500 dark:text-slate-400">
           {hint}

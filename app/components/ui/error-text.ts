@@ -3,8 +3,8 @@ import { useTranslation } from "~/lib/translations";
 /**
  * Form errors travel as codes or keys, and are put into words at render time, in the page
  * language: an error-catalogue code ("INVALID_PASSWORD") reads `auth:errors.<CODE>`, an i18n
- * key ("auth:form.required") reads that key, anything else (zod's own, already localized
- * message) shows as it is.
+ * key of a loaded namespace ("auth:form.required", "organization:form.slugFormat") reads
+ * that key, anything else (zod's own, already localized message) shows as it is.
  */
 export function useErrorText() {
   const { t, i18n } = useTranslation("auth");
@@ -13,7 +13,7 @@ export function useErrorText() {
       const key = `auth:errors.${message}`;
       return i18n.exists(key) ? t(key) : t("auth:errors.UNKNOWN");
     }
-    if (/^auth:[\w.]+$/.test(message) && i18n.exists(message)) return t(message);
+    if (/^[a-z]+:[\w.]+$/.test(message) && i18n.exists(message)) return t(message);
     return message;
   };
 }

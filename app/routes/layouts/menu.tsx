@@ -4,25 +4,37 @@ import type { Route } from "./+types/menu";
 import { Footer } from "~/components/Footer";
 import { Icon, type IconName } from "~/components/Icon";
 import { Navbar } from "~/components/Navbar";
+import { OrganizationSwitcher } from "~/components/OrganizationSwitcher";
 import { useLocalize } from "~/lib/use-root-data";
-import { requireUserMiddleware } from "~/server/auth/guards.server";
+import { getAuthSession, requireUserMiddleware } from "~/server/auth/guards.server";
+import { listOrganizations } from "~/server/organization/organizations.server";
 
-/** The signed-in area: a side menu beside the page. */
+/** The signed-in area: a side menu beside the page, and the organization switcher above it. */
 export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
-export const loader = () => null;
+
+export async function loader({ context }: Route.LoaderArgs) {
+  const { user, session } = getAuthSession(context)!; // the middleware made sure
+  const organizations = await listOrganizations(user.id);
+  return {
+    organizations: organizations.map(({ id, name, slug }) => ({ id, name, slug })),
+    activeOrganizationId: session.activeOrganizationId ?? null,
+  };
+}
 
 const menu: { path: string; labelKey: string; icon: IconName }[] = [
   { path: "/profile", labelKey: "pages.profile", icon: "user" },
+  { path: "/organizations", labelKey: "pages.organizations", icon: "users" },
 ];
 
-export default function MenuLayout() {
+export default function MenuLayout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
   return (
     <div className="flex min-h-screen flex-col">
       <Navbar />
       <div className="mx-auto flex w-full max-w-6xl flex-1 flex-col gap-8 px-4 py-10 md:flex-row">
-        <nav aria-label={t("nav.account")} className="md:w-56 md:shrink-0">
+        <nav aria-label={t("nav.account")} className="flex flex-col gap-4 md:w-56 md:shrink-0">
+          <OrganizationSwitcher {...loaderData} />
           <ul className="flex gap-1 md:flex-col">
             {menu.map((item) => (
               <li key={item.path}>

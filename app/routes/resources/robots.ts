@@ -6,6 +6,7 @@ export function loader() {
     "Allow: /",
     "Disallow: /admin",
     "Disallow: /profile",
+    "Disallow: /organizations",
     "Disallow: /api",
     "",
     `Sitemap: ${new URL("/sitemap.xml", loadEnv().BASE_URL).toString()}`,

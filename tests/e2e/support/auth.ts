@@ -13,7 +13,11 @@ function load(locale: string, ns: string): Strings {
  * accessible names a person of that language sees.
  */
 export function texts(locale: string) {
-  const files = { auth: load(locale, "auth"), common: load(locale, "common") };
+  const files = {
+    auth: load(locale, "auth"),
+    common: load(locale, "common"),
+    organization: load(locale, "organization"),
+  };
   return (key: string, values: Record<string, string> = {}): string => {
     const [ns, path] = key.includes(":") ? (key.split(":") as [keyof typeof files, string]) : (["auth", key] as const);
     const text = path.split(".").reduce<unknown>((node, part) => (node as Strings)?.[part], files[ns]);

@@ -1,0 +1,23 @@
+import { roleNames } from "~/lib/organization-forms";
+import { useTranslation } from "~/lib/translations";
+
+/** A member's role in words: "Admin, Member" for one with two roles. */
+export function useRoleText() {
+  const { t } = useTranslation("organization");
+  return (role: string) =>
+    roleNames(role)
+      .map((name) => t(`roles.${name}`, { defaultValue: name }))
+      .join(", ");
+}
+
+export function RoleBadge({ role }: { role: string }) {
+  const roleText = useRoleText();
+  return (
+    <span
+      data-role={role}
+      className="rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700 dark:bg-slate-800 dark:text-slate-300"
+    >
+      {roleText(role)}
+    </span>
+  );
+}

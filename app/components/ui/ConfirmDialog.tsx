@@ -1,0 +1,68 @@
+import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useNavigate } from "react-router";
+import { AppLink } from "~/components/AppLink";
+import { buttonClass } from "./Button";
+
+/**
+ * A confirmation drawn over the page it is about. It is a page of its own (a nested route
+ * with its own URL), so without JavaScript it is simply rendered open, the page behind
+ * dimmed; with JavaScript it becomes modal (focus stays inside, the page behind is inert)
+ * and Escape goes back to `closeTo`.
+ */
+export function ConfirmDialog({
+  title,
+  closeTo,
+  children,
+}: {
+  title: ReactNode;
+  closeTo: string;
+  children: ReactNode;
+}) {
+  const ref = useRef<HTMLDialogElement>(null);
+  const navigate = useNavigate();
+  const titleId = useId();
+  useEffect(() => {
+    const dialog = ref.current;
+    if (!dialog || dialog.matches(":modal")) return;
+    dialog.close();
+    dialog.showModal();
+  }, []);
+  return (
+    <dialog
+      ref={ref}
+      open
+      aria-labelledby={titleId}
+      data-testid="confirm-dialog"
+      onCancel={(event) => {
+        event.preventDefault();
+        navigate(closeTo, { preventScrollReset: true });
+      }}
+      className="fixed inset-0 z-50 m-auto h-fit w-[calc(100%-2rem)] max-w-md rounded-xl border border-slate-200 bg-white p-6 text-slate-900 shadow-xl backdrop:bg-slate-950/50 [&:not(:modal)]:shadow-[0_0_0_100vmax_rgb(2_6_23/0.5)] dark:border-slate-800 dark:bg-slate-900 dark:text-slate-100"
+    >
+      <h2 id={titleId} className="text-lg font-semibold">
+        {title}
+      </h2>
+      <div className="mt-3">{children}</div>
+    </dialog>
+  );
+}
+
+/** The dialog's buttons: a way back (a link, so it needs no JavaScript) and the form's submit button. */
+export function DialogButtons({
+  closeTo,
+  cancelLabel,
+  children,
+}: {
+  closeTo: string;
+  cancelLabel: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <div className="mt-2 flex flex-wrap justify-end gap-3">
+      <AppLink to={closeTo} preventScrollReset className={buttonClass("secondary")}>
+        {cancelLabel}
+      </AppLink>
+      {children}
+    </div>
+  );
+}

@@ -1,0 +1,117 @@
+import { z } from "zod";
+import { NAME_MAX } from "~/lib/auth-forms";
+
+/**
+ * The organization pages' form schemas, shared by the actions and the browser (conform
+ * validates with the same schema on both sides). Like auth-forms.ts they check shape only:
+ * who may do what, and whether a slug is free, is for the services.
+ */
+
+export const SLUG_MAX = 48;
+const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Paths under /organizations that a slug would be hidden behind. */
+const RESERVED_SLUGS = ["new"];
+
+const REQUIRED = "auth:form.required";
+
+const name = z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(NAME_MAX);
+
+const slug = z
+  .string({ error: REQUIRED })
+  .trim()
+  .max(SLUG_MAX)
+  .regex(SLUG_PATTERN, { error: "organization:form.slugFormat" })
+  .refine((value) => !RESERVED_SLUGS.includes(value), { error: "ORGANIZATION_SLUG_ALREADY_TAKEN" });
+
+/** Flat key/value pairs, written as a JSON object in a textarea. */
+const metadataObject = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));
+
+const metadata = z
+  .string()
+  .max(4096)
+  .transform((text, ctx) => {
+    const parsed = metadataObject.safeParse(parseJson(text));
+    if (parsed.success) return parsed.data;
+    ctx.addIssue({ code: "custom", message: "organization:form.metadataInvalid" });
+    return z.NEVER;
+  });
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Without a slug the server makes one from the name. */
+export const createOrganizationSchema = z.object({
+  name,
+  slug: slug.optional(),
+});
+
+export const updateOrganizationSchema = z.object({
+  intent: z.literal("update-organization"),
+  name,
+  slug,
+  logo: z
+    .url({ protocol: /^https?$/ })
+    .max(2048)
+    .optional(),
+  metadata: metadata.optional(),
+});
+
+export const updateMemberRoleSchema = z.object({
+  intent: z.literal("update-member-role"),
+  memberId: z.string().min(1).max(200),
+  role: z.string({ error: REQUIRED }).min(1).max(100),
+});
+
+export const setActiveSchema = z.object({
+  intent: z.literal("set-active"),
+  organizationId: z.string().min(1).max(200),
+  redirectTo: z.string().optional(),
+});
+
+/** The confirmation dialogs' forms: nothing to fill in but the intent. */
+export const removeMemberSchema = z.object({ intent: z.literal("remove-member") });
+export const leaveOrganizationSchema = z.object({ intent: z.literal("leave-organization") });
+
+/** Deleting asks for the slug, typed out. */
+export function deleteOrganizationSchema(expected: string) {
+  return z.object({
+    intent: z.literal("delete-organization"),
+    confirmSlug: z
+      .string({ error: REQUIRED })
+      .trim()
+      .refine((value) => value === expected, { error: "organization:delete.mismatch" }),
+  });
+}
+
+/**
+ * A slug made from a name: accents dropped, lowercase ASCII letters and digits joined by
+ * dashes. Names in other scripts give "" (the server then picks one).
+ */
+export function slugify(text: string): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, SLUG_MAX)
+    .replace(/-+$/, "");
+}
+
+/** Whether `value` is a slug the create form would accept (the live check asks only about those). */
+export function isSlug(value: string): boolean {
+  return slug.safeParse(value).success;
+}
+
+/** A member's roles ("admin,member") as names to translate under `organization:roles.*`. */
+export function roleNames(role: string): string[] {
+  return role
+    .split(",")
+    .map((name) => name.trim())
+    .filter(Boolean);
+}

@@ -1,0 +1,109 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData } from "react-router";
+import type { Route } from "./+types/delete-organization";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { deleteOrganizationSchema } from "~/lib/organization-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { loadEnv } from "~/server/env.server";
+import { cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
+import { notFound } from "~/server/i18n.server";
+import { deleteOrganization } from "~/server/organization/organizations.server";
+import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["auth", "organization"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+/** The organization to delete; the page does not exist where deletion is turned off. */
+async function organizationToDelete({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  requireUser(request, context); // the menu layout's middleware has already made sure
+  if (!loadEnv().ORGANIZATION_DELETION) notFound(new URL(request.url).pathname);
+  const auth = getAuthSession(context)!;
+  const { organization } = await organizationOfPage(request, auth, params.slug);
+  return { auth, organization };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { organization } = await organizationToDelete(args);
+  return {
+    title: organizationT(args.context)("delete.confirmTitle", { name: organization.name }),
+    slug: organization.slug,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+/** Deletes (owners only: the service refuses anyone else in the dialog) and goes to the list. */
+export async function action(args: Route.ActionArgs) {
+  const { auth, organization } = await organizationToDelete(args);
+  const { request, context } = args;
+  const locale = pageLocale(context);
+  const submission = parseWithZod(await request.formData(), {
+    schema: deleteOrganizationSchema(organization.slug),
+    error: zodErrorMap(locale),
+  });
+  if (submission.status !== "success") return invalid(submission);
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/organization/delete");
+    await deleteOrganization(auth, organization.id, meta);
+  } catch (error) {
+    return failed(submission, error);
+  }
+  return redirectWithToast(
+    localizePath("/organizations", locale),
+    { type: "success", title: organizationT(context)("delete.deleted", { name: organization.name }) },
+    { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
+  );
+}
+
+export default function DeleteOrganization({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("organization");
+  const locale = useLocale();
+  const back = useLocalize()(`/organizations/${params.slug}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("delete-organization");
+  const schema = deleteOrganizationSchema(loaderData.slug);
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
+  });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="delete-organization" />
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t("delete.confirmBody")}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          field={fields.confirmSlug}
+          type="text"
+          label={t("delete.confirmLabel", { slug: loaderData.slug })}
+          inputProps={{ autoComplete: "off", spellCheck: false, autoFocus: true }}
+        />
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton variant="danger" pending={pending} pendingLabel={t("delete.pending")}>
+            {t("delete.submit")}
+          </SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,77 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData } from "react-router";
+import type { Route } from "./+types/leave-organization";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { leaveOrganizationSchema } from "~/lib/organization-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
+import { leaveOrganization } from "~/server/organization/organizations.server";
+import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["auth", "organization"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  requireUser(request, context); // the menu layout's middleware has already made sure
+  const { organization } = await organizationOfPage(request, getAuthSession(context)!, params.slug);
+  return { title: organizationT(context)("leave.confirmTitle", { name: organization.name }) };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+/** Leaves (the only owner cannot: the service says so in the dialog) and goes to the list. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  requireUser(request, context);
+  const auth = getAuthSession(context)!;
+  const { organization } = await organizationOfPage(request, auth, params.slug);
+  const submission = parseWithZod(await request.formData(), { schema: leaveOrganizationSchema });
+  if (submission.status !== "success") return invalid(submission);
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/organization/leave");
+    await leaveOrganization(auth, organization.id, meta);
+  } catch (error) {
+    return failed(submission, error);
+  }
+  return redirectWithToast(
+    localizePath("/organizations", pageLocale(context)),
+    { type: "success", title: organizationT(context)("leave.left", { name: organization.name }) },
+    { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
+  );
+}
+
+export default function LeaveOrganization({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("organization");
+  const back = useLocalize()(`/organizations/${params.slug}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("leave-organization");
+  const [form] = useForm({ lastResult: actionData?.result });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="leave-organization" />
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t("leave.confirmBody")}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton variant="danger" pending={pending} pendingLabel={t("leave.pending")}>
+            {t("leave.submit")}
+          </SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}

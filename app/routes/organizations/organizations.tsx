@@ -1,0 +1,139 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/organizations";
+import { AppLink } from "~/components/AppLink";
+import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { localizePath } from "~/i18n/config";
+import { setActiveSchema } from "~/lib/organization-forms";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { loadEnv } from "~/server/env.server";
+import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { setActiveOrganization } from "~/server/organization/organizations.server";
+import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
+import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
+import { RoleBadge } from "~/components/RoleBadge";
+
+export const handle = { i18n: ["organization"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(request, context); // the menu layout's middleware has already made sure
+  return {
+    meta: pageMeta(context, "organizations"),
+    organizations: await organizationsWithRoles(user.id),
+    activeOrganizationId: getAuthSession(context)!.session.activeOrganizationId ?? null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+/**
+ * Sets the active organization: this page's buttons and the menu's switcher post here. Back
+ * to `redirectTo` (the switcher's page) or this list, with a toast either way.
+ */
+export async function action({ request, context }: Route.ActionArgs) {
+  requireUser(request, context);
+  const auth = getAuthSession(context)!;
+  const submission = parseWithZod(await request.formData(), { schema: setActiveSchema });
+  if (submission.status !== "success") throw data("Bad request", { status: 400 });
+  const { organizationId, redirectTo } = submission.value;
+  const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", pageLocale(context));
+  try {
+    await enforceRateLimit(requestMeta(request, context).ipAddress, "/organization/set-active");
+    const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });
+    const title = organizationT(context)("switched", { name: organization?.name });
+    return redirectWithToast(back, { type: "success", title }, { headers: cookieHeaders(setCookies) });
+  } catch (error) {
+    return redirectWithToast(back, { type: "error", title: errorTitle(authT(context), error) });
+  }
+}
+
+export default function Organizations({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("organization");
+  const localize = useLocalize();
+  const { organizations, activeOrganizationId } = loaderData;
+  return (
+    <div className="flex max-w-3xl flex-col gap-8">
+      <div className="flex flex-wrap items-start justify-between gap-4">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>
+          <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
+        </div>
+        <AppLink to={localize("/organizations/new")} className={buttonClass("primary")}>
+          {t("list.create")}
+        </AppLink>
+      </div>
+      {organizations.length ? (
+        <ul
+          className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900/60"
+          data-testid="organization-list"
+        >
+          {organizations.map((organization) => {
+            const active = organization.id === activeOrganizationId;
+            return (
+              <li
+                key={organization.id}
+                data-slug={organization.slug}
+                data-active={active || undefined}
+                className="flex flex-wrap items-center gap-4 px-5 py-4"
+              >
+                <div className="min-w-0 flex-1">
+                  <AppLink
+                    to={localize(`/organizations/${organization.slug}`)}
+                    className="font-medium text-primary-700 hover:underline dark:text-primary-300"
+                  >
+                    {organization.name}
+                  </AppLink>
+                  <p className="truncate text-sm text-slate-500">{organization.slug}</p>
+                </div>
+                <RoleBadge role={organization.role} />
+                {active ? (
+                  <span className="rounded-full bg-primary-100 px-2 py-0.5 text-xs font-medium text-primary-800 dark:bg-primary-900/50 dark:text-primary-200">
+                    {t("list.active")}
+                  </span>
+                ) : (
+                  <SwitchButton organization={organization} />
+                )}
+              </li>
+            );
+          })}
+        </ul>
+      ) : (
+        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
+          {t("list.empty")}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function SwitchButton({ organization }: { organization: { id: string; name: string } }) {
+  const { t } = useTranslation("organization");
+  const navigation = useNavigation();
+  const pending = navigation.state !== "idle" && navigation.formData?.get("organizationId") === organization.id;
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="set-active" />
+      <input type="hidden" name="organizationId" value={organization.id} />
+      <SubmitButton
+        variant="secondary"
+        className="px-3 py-1.5"
+        pending={pending}
+        aria-label={t("list.switchLabel", { name: organization.name })}
+      >
+        {t("list.switch")}
+      </SubmitButton>
+    </Form>
+  );
+}

@@ -1,0 +1,92 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData } from "react-router";
+import type { Route } from "./+types/remove-member";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { removeMemberSchema } from "~/lib/organization-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { failed, invalid, pageLocale } from "~/server/forms.server";
+import { notFound } from "~/server/i18n.server";
+import { removeMember } from "~/server/organization/organizations.server";
+import { organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["auth", "organization"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+/** The member to remove, by the URL's id; whether the caller may is for the service to say. */
+async function memberOfPage({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  requireUser(request, context); // the menu layout's middleware has already made sure
+  const auth = getAuthSession(context)!;
+  const { organization } = await organizationOfPage(request, auth, params.slug);
+  const member = organization.members.find((row) => row.id === params.memberId);
+  if (!member) notFound(new URL(request.url).pathname);
+  return { auth, organization, member };
+}
+
+export async function loader(args: Route.LoaderArgs) {
+  const { organization, member } = await memberOfPage(args);
+  const t = organizationT(args.context);
+  return {
+    title: t("members.removeTitle", { name: member.user.name }),
+    body: t("members.removeBody", {
+      name: member.user.name,
+      email: member.user.email,
+      organization: organization.name,
+    }),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+export async function action(args: Route.ActionArgs) {
+  const { auth, organization, member } = await memberOfPage(args);
+  const { request, context } = args;
+  const submission = parseWithZod(await request.formData(), { schema: removeMemberSchema });
+  if (submission.status !== "success") return invalid(submission);
+  const meta = requestMeta(request, context);
+  try {
+    await enforceRateLimit(meta.ipAddress, "/organization/remove-member");
+    await removeMember(auth, { memberIdOrEmail: member.id, organizationId: organization.id }, meta);
+  } catch (error) {
+    return failed(submission, error);
+  }
+  return redirectWithToast(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), {
+    type: "success",
+    title: organizationT(context)("members.removed", { name: member.user.name }),
+  });
+}
+
+export default function RemoveMember({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("organization");
+  const back = useLocalize()(`/organizations/${params.slug}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("remove-member");
+  const [form] = useForm({ lastResult: actionData?.result });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="remove-member" />
+        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton variant="danger" pending={pending} pendingLabel={t("members.removePending")}>
+            {t("members.removeSubmit")}
+          </SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}

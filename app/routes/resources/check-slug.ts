@@ -1,0 +1,27 @@
+import { data } from "react-router";
+import type { Route } from "./+types/check-slug";
+import { isSlug } from "~/lib/organization-forms";
+import { getUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { isAppError } from "~/server/errors.server";
+import { checkSlug } from "~/server/organization/organizations.server";
+
+/**
+ * The create form's live check (`?slug=`), for signed-in users: `error` is null when the
+ * slug is free, else a catalogue code the page words. The slug comes back so the page can
+ * ignore an answer about what is no longer typed.
+ */
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const slug = new URL(request.url).searchParams.get("slug") ?? "";
+  if (!getUser(context)) return data({ slug, error: "UNAUTHORIZED" }, { status: 401 });
+  if (!isSlug(slug)) return { slug, error: "VALIDATION_ERROR" };
+  try {
+    await enforceRateLimit(requestMeta(request, context).ipAddress, "/organization/check-slug");
+    await checkSlug(slug);
+    return { slug, error: null as string | null };
+  } catch (error) {
+    if (!isAppError(error)) throw error;
+    return { slug, error: error.code };
+  }
+}

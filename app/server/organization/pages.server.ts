@@ -1,0 +1,86 @@
+/**
+ * What the organization pages need around the organization verbs: the organization of a
+ * page's `:slug` (a 404 to anyone outside it), the caller's organizations with their roles,
+ * a free slug for a name, and the page strings.
+ */
+import type { RouterContextProvider } from "react-router";
+import { SLUG_MAX, slugify } from "~/lib/organization-forms";
+import type { AuthSession } from "~/server/auth/session.server";
+import { prisma } from "~/server/db.server";
+import { isAppError } from "~/server/errors.server";
+import { pageLocale } from "~/server/forms.server";
+import { getInstance, notFound } from "~/server/i18n.server";
+import { checkSlug, getFullOrganization, setActiveOrganization } from "./organizations.server";
+
+/** The organization strings in the page's language (toasts, titles). */
+export function organizationT(context: Readonly<RouterContextProvider>) {
+  return getInstance(context).getFixedT(pageLocale(context), "organization");
+}
+
+const OUTSIDE = ["ORGANIZATION_NOT_FOUND", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION"];
+
+/**
+ * The organization named by the URL, with its members and the caller's membership. One the
+ * caller does not belong to is answered like one that does not exist: its slug tells
+ * outsiders nothing.
+ */
+export async function organizationOfPage(request: Request, auth: AuthSession, slug: string) {
+  const missing: () => never = () => notFound(new URL(request.url).pathname);
+  let organization;
+  try {
+    organization = await getFullOrganization(auth, { organizationSlug: slug });
+  } catch (error) {
+    if (isAppError(error) && OUTSIDE.includes(error.code ?? "")) missing();
+    throw error;
+  }
+  if (!organization) missing();
+  // The membership was checked; the list holds every member (at most MEMBERSHIP_LIMIT).
+  const caller = organization.members.find((member) => member.userId === auth.user.id);
+  if (!caller) missing();
+  return { organization, caller };
+}
+
+/** The caller's organizations, oldest first, each with the caller's role in it. */
+export async function organizationsWithRoles(userId: string) {
+  const memberships = await prisma.member.findMany({
+    where: { userId },
+    include: { organization: { select: { id: true, name: true, slug: true, logo: true } } },
+    orderBy: { organization: { createdAt: "asc" } },
+  });
+  return memberships.map(({ organization, role }) => ({ ...organization, role }));
+}
+
+/**
+ * A slug for `name` that no organization holds yet: the name's own, else with a number or a
+ * random suffix (room is kept for one). A name in another script gives "org…".
+ */
+export async function freeSlug(name: string): Promise<string> {
+  const base =
+    slugify(name)
+      .slice(0, SLUG_MAX - 7)
+      .replace(/-+$/, "") || "org";
+  const candidates = [base, ...[2, 3, 4, 5].map((n) => `${base}-${n}`)];
+  for (const candidate of candidates) {
+    if (await isFree(candidate)) return candidate;
+  }
+  return `${base}-${crypto.randomUUID().slice(0, 6)}`;
+}
+
+async function isFree(slug: string): Promise<boolean> {
+  try {
+    await checkSlug(slug);
+    return true;
+  } catch (error) {
+    if (isAppError(error)) return false;
+    throw error;
+  }
+}
+
+/**
+ * Leaving or deleting the active organization clears it in the database; this is the
+ * caller's cookie cache without it, which would otherwise still name it for a minute.
+ */
+export async function clearedActive(auth: AuthSession, organizationId: string): Promise<string[]> {
+  if (auth.session.activeOrganizationId !== organizationId) return [];
+  return (await setActiveOrganization(auth, { organizationId: null })).setCookies;
+}

@@ -1,0 +1,388 @@
+/**
+ * The organization pages as a browser without JavaScript uses them: plain form posts,
+ * answered with the page (errors next to the fields, in the page's language) or a redirect
+ * that flashes a toast. The confirmations (remove a member, leave, delete) are pages of
+ * their own. What a role may do shows in what the page offers, and the server refuses the
+ * rest whatever was posted.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTestApp, type TestApp } from "./helpers/app";
+import { applySetCookies } from "./helpers/auth-client";
+import { BROWSER_UA } from "./helpers/http";
+
+const SECRET = "organization-pages-test-secret-0123456789abcdef";
+let app: TestApp;
+
+beforeAll(async () => {
+  app = await startTestApp({ secret: SECRET });
+}, 60_000);
+afterAll(() => app?.stop());
+
+let counter = 0;
+const unique = (tag: string) => `${tag}-${++counter}-${Date.now()}`;
+
+/** A signed-in browser without JavaScript: a cookie jar, redirects not followed. */
+async function person(name = `Person ${counter + 1}`) {
+  const email = `${unique("person")}@example.com`;
+  const user = await app.prisma.user.create({ data: { email, name, emailVerified: true } });
+  const { createSession } = await import("~/server/auth/session.server");
+  const jar = new Map<string, string>();
+  applySetCookies(jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
+  async function request(path: string, init: RequestInit = {}) {
+    const headers = new Headers(init.headers);
+    headers.set("User-Agent", BROWSER_UA);
+    headers.set("Cookie", [...jar].map(([key, value]) => `${key}=${value}`).join("; "));
+    const response = await fetch(new URL(path, app.base), { ...init, headers, redirect: "manual" });
+    applySetCookies(jar, response.headers.getSetCookie());
+    return response;
+  }
+  return {
+    id: user.id,
+    email,
+    name,
+    get: (path: string) => request(path),
+    post: (path: string, body: Record<string, string>) =>
+      request(path, {
+        method: "POST",
+        body: new URLSearchParams(body),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
+      }),
+  };
+}
+type Person = Awaited<ReturnType<typeof person>>;
+
+/** The <input> named `name` in a page, to check its attributes. */
+const inputNamed = (html: string, name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";
+
+/** Follows a redirect as the browser would and returns the page it leads to. */
+async function follow(who: Person, response: Response) {
+  expect(response.status).toBe(302);
+  return who.get(response.headers.get("location")!);
+}
+
+async function activeOrganizationId(userId: string) {
+  const session = await app.prisma.session.findFirstOrThrow({ where: { userId } });
+  return session.activeOrganizationId;
+}
+
+/** An organization made through the create form, with an admin and a member added in-process. */
+async function organizationWithMembers() {
+  const owner = await person("Olive Owner");
+  const slug = unique("acme");
+  expect((await owner.post("/organizations/new", { name: "Acme", slug })).status).toBe(302);
+  const organization = await app.prisma.organization.findUniqueOrThrow({ where: { slug } });
+  const admin = await person("Ada Admin");
+  const member = await person("Max Member");
+  const { addMember } = await import("~/server/organization/organizations.server");
+  const meta = { ipAddress: null, userAgent: null, locale: "en" as const };
+  await addMember({ userId: admin.id, role: "admin", organizationId: organization.id }, meta);
+  await addMember({ userId: member.id, role: "member", organizationId: organization.id }, meta);
+  const memberId = async (who: Person) =>
+    (await app.prisma.member.findFirstOrThrow({ where: { userId: who.id, organizationId: organization.id } })).id;
+  return { owner, admin, member, organization, slug, memberId };
+}
+
+describe("creating an organization", () => {
+  it("creates it with the slug given, makes it active and opens its page with a toast", async () => {
+    const owner = await person();
+    const slug = unique("created");
+    const created = await owner.post("/organizations/new", { intent: "create-organization", name: "Acme Corp", slug });
+    expect(created.headers.get("location")).toBe(`/organizations/${slug}`);
+    const page = await follow(owner, created);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain("<h1");
+    expect(html).toContain("Acme Corp was created");
+    const organization = await app.prisma.organization.findUniqueOrThrow({
+      where: { slug },
+      include: { members: true },
+    });
+    expect(organization.members).toEqual([expect.objectContaining({ userId: owner.id, role: "owner" })]);
+    expect(await activeOrganizationId(owner.id)).toBe(organization.id);
+  });
+
+  it("suggests a free slug from the name when none is given", async () => {
+    const owner = await person();
+    const name = `Café ${unique("du Monde")}`;
+    const first = await owner.post("/organizations/new", { name, slug: "" });
+    const expected = name
+      .normalize("NFKD")
+      .replace(/[\u0300-\u036f]/g, "")
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, "-");
+    expect(first.headers.get("location")).toBe(`/organizations/${expected}`);
+    // The same name again: the next free one.
+    expect((await owner.post("/organizations/new", { name, slug: "" })).headers.get("location")).toBe(
+      `/organizations/${expected}-2`,
+    );
+    // A name with no Latin letters still gets a slug.
+    const japanese = await owner.post("/ja/organizations/new", { name: "株式会社サンプル", slug: "" });
+    expect(japanese.headers.get("location")).toMatch(/^\/ja\/organizations\/org(-[\w-]+)?$/);
+  });
+
+  it("reports a taken or malformed slug next to the field, in the page's language", async () => {
+    const owner = await person();
+    const slug = unique("taken");
+    await owner.post("/organizations/new", { name: "First", slug });
+
+    const taken = await owner.post("/fr/organizations/new", { name: "Second", slug });
+    expect(taken.status).toBe(400);
+    const html = await taken.text();
+    expect(html).toContain('<html lang="fr"');
+    expect(html).toContain("Une organisation avec cet identifiant existe déjà.");
+    expect(inputNamed(html, "slug")).toContain('aria-invalid="true"');
+    // What was typed comes back.
+    expect(inputNamed(html, "name")).toContain('value="Second"');
+
+    const malformed = await owner.post("/fr/organizations/new", { name: "Second", slug: "Pas Bon" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.text()).toContain("Utilisez des lettres minuscules, des chiffres et des tirets");
+
+    // "new" would be hidden behind this very page.
+    const reserved = await owner.post("/organizations/new", { name: "New", slug: "new" });
+    expect(reserved.status).toBe(400);
+    expect(await reserved.text()).toContain("This slug is already taken.");
+    expect(await app.prisma.organization.count({ where: { name: "Second" } })).toBe(0);
+  });
+
+  it("answers the live slug check for signed-in users only", async () => {
+    const owner = await person();
+    const slug = unique("checked");
+    await owner.post("/organizations/new", { name: "Checked", slug });
+    expect(await (await owner.get(`/check-slug?slug=${slug}`)).json()).toEqual({
+      slug,
+      error: "ORGANIZATION_SLUG_ALREADY_TAKEN",
+    });
+    expect(await (await owner.get(`/check-slug?slug=${slug}-free`)).json()).toEqual({
+      slug: `${slug}-free`,
+      error: null,
+    });
+    const anonymous = await fetch(`${app.base}/check-slug?slug=${slug}`);
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe("the list and the active organization", () => {
+  it("lists the caller's organizations with their role, and switches the active one", async () => {
+    const { member, organization, slug } = await organizationWithMembers();
+    const otherSlug = unique("mine");
+    await member.post("/organizations/new", { name: "Mine", slug: otherSlug });
+    const mine = await app.prisma.organization.findUniqueOrThrow({ where: { slug: otherSlug } });
+    expect(await activeOrganizationId(member.id)).toBe(mine.id);
+
+    const html = await (await member.get("/organizations")).text();
+    expect(html).toMatch(new RegExp(`data-slug="${slug}"[^>]*>[\\s\\S]*?data-role="member"`));
+    expect(html).toMatch(new RegExp(`data-slug="${otherSlug}" data-active="true"[^>]*>[\\s\\S]*?data-role="owner"`));
+    expect(html).toContain("Switch to Acme");
+    // The switcher in the menu shows the active one.
+    expect(html).toMatch(/data-testid="active-organization"[^>]*>Mine</);
+
+    const switched = await member.post("/organizations", { intent: "set-active", organizationId: organization.id });
+    expect(switched.headers.get("location")).toBe("/organizations");
+    expect(await activeOrganizationId(member.id)).toBe(organization.id);
+    expect(await (await follow(member, switched)).text()).toContain("Switched to Acme");
+
+    // The switcher comes back to the page it was on; never to another site.
+    const fromProfile = await member.post("/fr/organizations", {
+      intent: "set-active",
+      organizationId: mine.id,
+      redirectTo: "/fr/profile",
+    });
+    expect(fromProfile.headers.get("location")).toBe("/fr/profile");
+    const away = await member.post("/organizations", {
+      intent: "set-active",
+      organizationId: mine.id,
+      redirectTo: "https://evil.example/",
+    });
+    expect(away.headers.get("location")).toBe("/organizations");
+
+    // Someone else's organization cannot be made active.
+    const outsider = await person();
+    const refused = await outsider.post("/organizations", { intent: "set-active", organizationId: organization.id });
+    expect(refused.status).toBe(302);
+    expect(await activeOrganizationId(outsider.id)).toBeNull();
+  });
+});
+
+describe("the organization page", () => {
+  it("answers 404 to a non-member and for an unknown slug", async () => {
+    const { slug, memberId, member } = await organizationWithMembers();
+    const outsider = await person();
+    expect((await outsider.get(`/organizations/${slug}`)).status).toBe(404);
+    expect((await outsider.get(`/organizations/${slug}/leave`)).status).toBe(404);
+    expect((await outsider.get(`/organizations/${slug}/members/${await memberId(member)}/remove`)).status).toBe(404);
+    expect(
+      (await outsider.post(`/organizations/${slug}`, { intent: "update-organization", name: "X", slug })).status,
+    ).toBe(404);
+    expect((await outsider.get(`/organizations/${unique("nothing")}`)).status).toBe(404);
+  });
+
+  it("shows each role what it may do", async () => {
+    const { owner, admin, member, slug } = await organizationWithMembers();
+    const pages = {
+      owner: await (await owner.get(`/organizations/${slug}`)).text(),
+      admin: await (await admin.get(`/organizations/${slug}`)).text(),
+      member: await (await member.get(`/organizations/${slug}`)).text(),
+    };
+    // Settings: owner and admin.
+    expect(pages.owner).toContain('data-section="settings"');
+    expect(pages.admin).toContain('data-section="settings"');
+    expect(pages.member).not.toContain('data-section="settings"');
+    // Deletion: the owner only.
+    expect(pages.owner).toContain(`href="/organizations/${slug}/delete"`);
+    expect(pages.admin).not.toContain(`/organizations/${slug}/delete`);
+    expect(pages.member).not.toContain(`/organizations/${slug}/delete`);
+    // Role changes and removals: not for members; an admin does not touch the owner.
+    expect(pages.member).not.toContain('name="role"');
+    expect(pages.member).not.toContain('aria-label="Remove');
+    expect(pages.owner).toContain("Remove Ada Admin");
+    expect(pages.owner).toContain("Remove Max Member");
+    expect(pages.admin).toContain("Remove Max Member");
+    expect(pages.admin).not.toContain("Remove Olive Owner");
+    expect(pages.admin).not.toContain('<option value="owner"');
+    expect(pages.owner).toContain('<option value="owner"');
+    // Everyone may leave.
+    for (const html of Object.values(pages)) expect(html).toContain(`href="/organizations/${slug}/leave"`);
+  });
+
+  it("updates the settings, and refuses a member with 403", async () => {
+    const { owner, member, organization, slug } = await organizationWithMembers();
+    const update = (who: Person, fields: Record<string, string>, path = `/organizations/${slug}`) =>
+      who.post(path, { intent: "update-organization", name: "Acme", slug, logo: "", metadata: "", ...fields });
+
+    // The member has no settings form; posting one anyway is refused.
+    expect((await update(member, { name: "Hijacked" })).status).toBe(403);
+    expect((await app.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } })).name).toBe("Acme");
+
+    const badMetadata = await update(owner, { metadata: '{"plan": ["pro"]}' }, `/fr/organizations/${slug}`);
+    expect(badMetadata.status).toBe(400);
+    expect(await badMetadata.text()).toContain("Saisissez un objet JSON de clés et de valeurs");
+
+    const taken = unique("taken");
+    await (await person()).post("/organizations/new", { name: "Taken", slug: taken });
+    const clash = await update(owner, { slug: taken });
+    expect(clash.status).toBe(400);
+    expect(inputNamed(await clash.text(), "slug")).toContain('aria-invalid="true"');
+
+    const renamed = unique("renamed");
+    const saved = await update(owner, {
+      name: "Acme Renamed",
+      slug: renamed,
+      logo: "https://example.com/logo.png",
+      metadata: '{"plan": "pro", "seats": 5}',
+    });
+    expect(saved.headers.get("location")).toBe(`/organizations/${renamed}`);
+    expect(await (await follow(owner, saved)).text()).toContain("Settings saved");
+    const row = await app.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } });
+    expect(row).toMatchObject({ name: "Acme Renamed", slug: renamed, logo: "https://example.com/logo.png" });
+    expect(JSON.parse(row.metadata!)).toEqual({ plan: "pro", seats: 5 });
+    expect((await owner.get(`/organizations/${slug}`)).status).toBe(404);
+
+    // Emptied fields clear the logo and the metadata.
+    await update(owner, { name: "Acme Renamed", slug: renamed }, `/organizations/${renamed}`);
+    expect(await app.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } })).toMatchObject({
+      logo: null,
+      metadata: null,
+    });
+  });
+
+  it("changes a member's role; an admin cannot make an owner", async () => {
+    const { owner, admin, member, slug, memberId } = await organizationWithMembers();
+    const id = await memberId(member);
+    const changed = await owner.post(`/organizations/${slug}`, {
+      intent: "update-member-role",
+      memberId: id,
+      role: "admin",
+    });
+    expect(changed.headers.get("location")).toBe(`/organizations/${slug}`);
+    expect(await (await follow(owner, changed)).text()).toContain("The role of Max Member was changed");
+    expect((await app.prisma.member.findUniqueOrThrow({ where: { id } })).role).toBe("admin");
+
+    const refused = await admin.post(`/organizations/${slug}`, {
+      intent: "update-member-role",
+      memberId: id,
+      role: "owner",
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("You are not allowed to change this member.");
+    expect((await app.prisma.member.findUniqueOrThrow({ where: { id } })).role).toBe("admin");
+
+    const lastOwner = await owner.post(`/ja/organizations/${slug}`, {
+      intent: "update-member-role",
+      memberId: await memberId(owner),
+      role: "member",
+    });
+    expect(lastOwner.status).toBe(400);
+    expect(await lastOwner.text()).toContain("組織には少なくとも 1 人のオーナーが必要です。");
+  });
+
+  it("removes a member through the confirmation page", async () => {
+    const { owner, member, admin, slug, memberId } = await organizationWithMembers();
+    const id = await memberId(member);
+    const confirm = await owner.get(`/organizations/${slug}/members/${id}/remove`);
+    expect(confirm.status).toBe(200);
+    const html = await confirm.text();
+    expect(html).toContain('data-testid="confirm-dialog"');
+    expect(html).toContain(`Max Member (${member.email}) will no longer have access to Acme.`);
+    // The organization page is still there behind the dialog.
+    expect(html).toContain('data-section="members"');
+    expect((await owner.get(`/organizations/${slug}/members/${unique("nobody")}/remove`)).status).toBe(404);
+
+    const removed = await owner.post(`/organizations/${slug}/members/${id}/remove`, { intent: "remove-member" });
+    expect(removed.headers.get("location")).toBe(`/organizations/${slug}`);
+    expect(await (await follow(owner, removed)).text()).toContain("Max Member was removed");
+    expect(await app.prisma.member.findUnique({ where: { id } })).toBeNull();
+
+    // An admin may not remove the owner: said in the dialog.
+    const refused = await admin.post(`/organizations/${slug}/members/${await memberId(owner)}/remove`, {
+      intent: "remove-member",
+    });
+    expect(refused.status).toBe(403);
+    expect(await refused.text()).toContain("You are not allowed to remove this member.");
+  });
+
+  it("leaves through the confirmation page; the only owner cannot", async () => {
+    const { owner, member, organization, slug } = await organizationWithMembers();
+    await member.post("/organizations", { intent: "set-active", organizationId: organization.id });
+    expect((await member.get(`/organizations/${slug}/leave`)).status).toBe(200);
+    const left = await member.post(`/organizations/${slug}/leave`, { intent: "leave-organization" });
+    expect(left.headers.get("location")).toBe("/organizations");
+    expect(await (await follow(member, left)).text()).toContain("You left Acme");
+    expect(await app.prisma.member.count({ where: { userId: member.id } })).toBe(0);
+    expect(await activeOrganizationId(member.id)).toBeNull();
+    expect((await member.get(`/organizations/${slug}`)).status).toBe(404);
+
+    const refused = await owner.post(`/fr/organizations/${slug}/leave`, { intent: "leave-organization" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("Le seul propriétaire ne peut pas partir ni être retiré.");
+  });
+
+  it("deletes through the confirmation page once the slug is typed; only the owner", async () => {
+    const { owner, admin, organization, slug } = await organizationWithMembers();
+    const confirm = await owner.get(`/organizations/${slug}/delete`);
+    expect(confirm.status).toBe(200);
+    expect(await confirm.text()).toContain(`Type ${slug} to confirm`);
+
+    const mismatch = await owner.post(`/organizations/${slug}/delete`, {
+      intent: "delete-organization",
+      confirmSlug: "acme",
+    });
+    expect(mismatch.status).toBe(400);
+    expect(await mismatch.text()).toContain("This is not the organization&#x27;s slug.");
+
+    const refused = await admin.post(`/organizations/${slug}/delete`, {
+      intent: "delete-organization",
+      confirmSlug: slug,
+    });
+    expect(refused.status).toBe(403);
+
+    const deleted = await owner.post(`/organizations/${slug}/delete`, {
+      intent: "delete-organization",
+      confirmSlug: slug,
+    });
+    expect(deleted.headers.get("location")).toBe("/organizations");
+    expect(await (await follow(owner, deleted)).text()).toContain("Acme was deleted");
+    expect(await app.prisma.organization.findUnique({ where: { id: organization.id } })).toBeNull();
+    expect(await activeOrganizationId(owner.id)).toBeNull();
+  });
+});
