@@ -5,12 +5,24 @@
  * their own. What a role may do shows in what the page offers, and the server refuses the
  * rest whatever was posted.
  */
+import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies } from "./helpers/auth-client";
 import { BROWSER_UA } from "./helpers/http";
 
 const SECRET = "organization-pages-test-secret-0123456789abcdef";
+
+/** How the page words an error code, in `lng` (HTML-escaped as React writes it). */
+function errorText(lng: string, code: string): string {
+  const file = new URL(`../../locales/${lng}/auth.json`, import.meta.url);
+  const { errors } = JSON.parse(readFileSync(file, "utf8")) as { errors: Record<string, string> };
+  return errors[code]!.replace(/&/g, "&amp;")
+    .replace(/</g, "&lt;")
+    .replace(/>/g, "&gt;")
+    .replace(/'/g, "&#x27;")
+    .replace(/"/g, "&quot;");
+}
 let app: TestApp;
 
 beforeAll(async () => {
@@ -129,7 +141,7 @@ describe("creating an organization", () => {
     expect(taken.status).toBe(400);
     const html = await taken.text();
     expect(html).toContain('<html lang="fr"');
-    expect(html).toContain("Une organisation avec cet identifiant existe déjà.");
+    expect(html).toContain(errorText("fr", "ORGANIZATION_ALREADY_EXISTS"));
     expect(inputNamed(html, "slug")).toContain('aria-invalid="true"');
     // What was typed comes back.
     expect(inputNamed(html, "name")).toContain('value="Second"');
@@ -141,7 +153,7 @@ describe("creating an organization", () => {
     // "new" would be hidden behind this very page.
     const reserved = await owner.post("/organizations/new", { name: "New", slug: "new" });
     expect(reserved.status).toBe(400);
-    expect(await reserved.text()).toContain("This slug is already taken.");
+    expect(await reserved.text()).toContain(errorText("en", "ORGANIZATION_SLUG_ALREADY_TAKEN"));
     expect(await app.prisma.organization.count({ where: { name: "Second" } })).toBe(0);
   });
 
@@ -304,7 +316,7 @@ describe("the organization page", () => {
       role: "owner",
     });
     expect(refused.status).toBe(403);
-    expect(await refused.text()).toContain("You are not allowed to change this member.");
+    expect(await refused.text()).toContain(errorText("en", "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER"));
     expect((await app.prisma.member.findUniqueOrThrow({ where: { id } })).role).toBe("admin");
 
     const lastOwner = await owner.post(`/ja/organizations/${slug}`, {
@@ -313,7 +325,7 @@ describe("the organization page", () => {
       role: "member",
     });
     expect(lastOwner.status).toBe(400);
-    expect(await lastOwner.text()).toContain("組織には少なくとも 1 人のオーナーが必要です。");
+    expect(await lastOwner.text()).toContain(errorText("ja", "YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER"));
   });
 
   it("removes a member through the confirmation page", async () => {
@@ -354,7 +366,7 @@ describe("the organization page", () => {
 
     const refused = await owner.post(`/fr/organizations/${slug}/leave`, { intent: "leave-organization" });
     expect(refused.status).toBe(400);
-    expect(await refused.text()).toContain("Le seul propriétaire ne peut pas partir ni être retiré.");
+    expect(await refused.text()).toContain(errorText("fr", "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER"));
   });
 
   it("deletes through the confirmation page once the slug is typed; only the owner", async () => {
