@@ -13,6 +13,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
     route("403", "routes/forbidden.tsx"),
     // Not guest-only: a verified link signs the visitor in before they land here.
     route("verify-email", "routes/verify-email.tsx"),
+    // The invitation email's link: for anyone (the page sends strangers to sign in or up).
+    route("invitations/:id", "routes/invitations/invitation.tsx"),
     layout("routes/layouts/guest.tsx", [
       route("signin", "routes/signin.tsx"),
       route("signup", "routes/signup.tsx"),

@@ -13,12 +13,14 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
 import { PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/auth-forms";
+import { safeRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { signUpEmail } from "~/server/auth/accounts.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
+import { loadEnv } from "~/server/env.server";
 import { enabledProviders } from "~/server/auth/social/social.server";
 import { authT, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -66,7 +68,11 @@ export async function action({ request, context }: Route.ActionArgs) {
   try {
     await enforceRateLimit(meta.ipAddress, "/sign-up/email");
     // An address that already has an account gets the very same answer (no account probing).
-    await signUpEmail({ name, email, password: newPassword, callbackURL: localizePath("/verify-email", locale) }, meta);
+    // The verification link brings the new user back to the page they came for (an invitation, say).
+    const next = safeRedirect(new URL(request.url).searchParams.get("redirect"), loadEnv().trustedOrigins);
+    const callbackURL =
+      localizePath("/verify-email", locale) + (next ? `?${new URLSearchParams({ redirect: next })}` : "");
+    await signUpEmail({ name, email, password: newPassword, callbackURL }, meta);
     return redirectWithToast(localizePath("/signup", locale) + "?sent=1", {
       type: "success",
       title: t("signUp.sentToast"),

@@ -1,7 +1,9 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/lib/translations";
-import { Form, useActionData } from "react-router";
+import { Form, redirect, useActionData } from "react-router";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { loadEnv } from "~/server/env.server";
 import type { Route } from "./+types/verify-email";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -37,6 +39,9 @@ export function loader({ request, context }: Route.LoaderArgs) {
   const params = new URL(request.url).searchParams;
   const error = params.get("error");
   const user = getUser(context);
+  // Verified and signed in by the link: on to the page the sign-up started from.
+  const next = safeRedirect(params.get("redirect"), loadEnv().trustedOrigins);
+  if (user && !error && next) throw redirect(next);
   return {
     meta: pageMeta(context, "verifyEmail"),
     // Set after a change-email confirmation: the new address still has to be verified.

@@ -398,3 +398,109 @@ describe("the organization page", () => {
     expect(await activeOrganizationId(owner.id)).toBeNull();
   });
 });
+
+describe("the invitation page", () => {
+  /** An organization owned by a new person, with a pending invitation for `email`. */
+  async function invited(email: string, role = "admin") {
+    const owner = await person("Olivia Owner");
+    const organization = await app.prisma.organization.create({
+      data: { name: "Invited Org", slug: unique("invited"), members: { create: { userId: owner.id, role: "owner" } } },
+    });
+    const invitation = await app.prisma.invitation.create({
+      data: {
+        id: unique("invitation")
+          .replace(/[^A-Za-z0-9]/g, "")
+          .padEnd(32, "x"),
+        organizationId: organization.id,
+        email,
+        role,
+        inviterId: owner.id,
+        expiresAt: new Date(Date.now() + 48 * 3600_000),
+      },
+    });
+    return { owner, organization, invitation };
+  }
+
+  it("shows the recipient who invited them, and joining makes them a member with the organization active", async () => {
+    const recipient = await person("Rita Recipient");
+    const { owner, organization, invitation } = await invited(recipient.email);
+    const page = await recipient.get(`/ja/invitations/${invitation.id}`);
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('data-testid="invitation"');
+    expect(html).toContain(owner.email);
+    expect(html).toContain("Invited Org");
+    expect(html).toContain("管理者"); // the role, in Japanese
+
+    const joined = await recipient.post(`/ja/invitations/${invitation.id}`, { intent: "accept" });
+    expect(joined.status).toBe(302);
+    expect(joined.headers.get("location")).toBe(`/ja/organizations/${organization.slug}`);
+    expect(
+      await app.prisma.member.findFirst({ where: { organizationId: organization.id, userId: recipient.id } }),
+    ).toMatchObject({
+      role: "admin",
+    });
+    expect(await activeOrganizationId(recipient.id)).toBe(organization.id);
+    // Answered: the link now says so.
+    expect(await (await recipient.get(`/invitations/${invitation.id}`)).text()).toContain(
+      'data-testid="invitation-closed"',
+    );
+  });
+
+  it("lets the recipient decline", async () => {
+    const recipient = await person();
+    const { invitation } = await invited(recipient.email);
+    const declined = await recipient.post(`/invitations/${invitation.id}`, { intent: "decline" });
+    expect(declined.headers.get("location")).toBe("/organizations");
+    expect((await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("rejected");
+  });
+
+  it("tells someone else it is not theirs, without the details, and refuses their answer", async () => {
+    const stranger = await person();
+    const { invitation } = await invited(`${unique("someone")}@example.com`);
+    const html = await (await stranger.get(`/fr/invitations/${invitation.id}`)).text();
+    expect(html).toContain('data-testid="invitation-other-recipient"');
+    expect(html).not.toContain("Invited Org");
+    await stranger.post(`/fr/invitations/${invitation.id}`, { intent: "accept" });
+    expect((await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("pending");
+  });
+
+  it("sends a visitor to sign in or sign up and back, and the sign-up's verification link returns here", async () => {
+    const email = `${unique("newcomer")}@example.com`;
+    const { invitation } = await invited(email);
+    const visitor = await fetch(new URL(`/invitations/${invitation.id}`, app.base), {
+      headers: { "User-Agent": BROWSER_UA },
+    });
+    const html = await visitor.text();
+    const back = encodeURIComponent(`/invitations/${invitation.id}`);
+    expect(html).toContain(`href="/signin?redirect=${back}"`);
+    expect(html).toContain(`href="/signup?redirect=${back}"`);
+    expect(html).not.toContain("Invited Org");
+
+    const signUp = await fetch(new URL(`/signup?redirect=${back}`, app.base), {
+      method: "POST",
+      redirect: "manual",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base, "User-Agent": BROWSER_UA },
+      body: new URLSearchParams({
+        intent: "sign-up",
+        name: "New Comer",
+        email,
+        newPassword: "newcomer-password-1",
+        confirmPassword: "newcomer-password-1",
+      }),
+    });
+    expect(signUp.status).toBe(302);
+    const mail = await app.mailbox.waitFor(email, (m) => m.text.includes("/api/auth/verify-email"));
+    const link = mail.text.match(/https?:\/\/\S+\/api\/auth\/verify-email\S+/)![0];
+    const verified = await fetch(link, { redirect: "manual", headers: { "User-Agent": BROWSER_UA } });
+    const landing = new URL(verified.headers.get("location")!, app.base);
+    expect(landing.pathname).toBe("/verify-email");
+    const cookies = verified.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    const onward = await fetch(landing, { redirect: "manual", headers: { Cookie: cookies, "User-Agent": BROWSER_UA } });
+    expect(onward.status).toBe(302);
+    expect(onward.headers.get("location")).toBe(`/invitations/${invitation.id}`);
+  });
+});

@@ -84,3 +84,8 @@ export async function clearedActive(auth: AuthSession, organizationId: string): 
   if (auth.session.activeOrganizationId !== organizationId) return [];
   return (await setActiveOrganization(auth, { organizationId: null })).setCookies;
 }
+
+/** Name and slug of an organization the caller just joined (for where to go next). */
+export function organizationById(id: string) {
+  return prisma.organization.findUniqueOrThrow({ where: { id }, select: { name: true, slug: true } });
+}
