@@ -31,6 +31,9 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
     // dialog over the organization page.
     route("organizations/:slug", "routes/organizations/organization.tsx", [
       route("members/:memberId/remove", "routes/organizations/remove-member.tsx"),
+      // A team's name and members, then its removal.
+      route("teams/:teamId", "routes/organizations/team.tsx"),
+      route("teams/:teamId/remove", "routes/organizations/remove-team.tsx"),
       route("leave", "routes/organizations/leave-organization.tsx"),
       route("delete", "routes/organizations/delete-organization.tsx"),
     ]),

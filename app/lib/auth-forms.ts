@@ -17,7 +17,7 @@ export const NAME_MAX = 100;
 
 const REQUIRED = "auth:form.required";
 
-const email = z
+export const email = z
   .email({ error: (issue) => (issue.input === undefined ? REQUIRED : "INVALID_EMAIL") })
   .max(254, { error: "INVALID_EMAIL" });
 

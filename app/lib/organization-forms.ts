@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { NAME_MAX } from "~/lib/auth-forms";
+import { email, NAME_MAX } from "~/lib/auth-forms";
 
 /**
  * The organization pages' form schemas, shared by the actions and the browser (conform
@@ -73,9 +73,36 @@ export const setActiveSchema = z.object({
   redirectTo: z.string().optional(),
 });
 
+const id = z.string().min(1).max(200);
+
+/** An invitation names a team or none (the empty choice). */
+export const inviteMemberSchema = z.object({
+  intent: z.literal("invite-member"),
+  email,
+  role: z.string({ error: REQUIRED }).min(1).max(100),
+  teamId: id.optional(),
+});
+
+/** Resend and cancel: buttons on an invitation's row. */
+export const invitationActionSchema = z.object({
+  intent: z.enum(["resend-invitation", "cancel-invitation"]),
+  invitationId: id,
+});
+
+export const createTeamSchema = z.object({ intent: z.literal("create-team"), name });
+
+export const renameTeamSchema = z.object({ intent: z.literal("rename-team"), name });
+
+/** Adding an organization member to a team, or taking one out. */
+export const teamMemberSchema = z.object({
+  intent: z.enum(["add-team-member", "remove-team-member"]),
+  userId: z.string({ error: REQUIRED }).min(1).max(200),
+});
+
 /** The confirmation dialogs' forms: nothing to fill in but the intent. */
 export const removeMemberSchema = z.object({ intent: z.literal("remove-member") });
 export const leaveOrganizationSchema = z.object({ intent: z.literal("leave-organization") });
+export const removeTeamSchema = z.object({ intent: z.literal("remove-team") });
 
 /** Deleting asks for the slug, typed out. */
 export function deleteOrganizationSchema(expected: string) {

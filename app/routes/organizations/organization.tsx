@@ -1,7 +1,6 @@
-import { getFormProps, getSelectProps, useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { data, Outlet, useActionData, useFetcher, useLocation } from "react-router";
-import type { z } from "zod";
+import { getFormProps, getSelectProps } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/organization";
 import { AppLink } from "~/components/AppLink";
 import { RoleBadge, useRoleText } from "~/components/RoleBadge";
@@ -9,9 +8,18 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field, TextareaField } from "~/components/ui/Field";
 import { FieldErrors, FormErrors } from "~/components/ui/FormErrors";
 import { inputClass } from "~/components/ui/Input";
+import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
+import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { SLUG_MAX, updateMemberRoleSchema, updateOrganizationSchema } from "~/lib/organization-forms";
+import {
+  createTeamSchema,
+  invitationActionSchema,
+  inviteMemberSchema,
+  SLUG_MAX,
+  updateMemberRoleSchema,
+  updateOrganizationSchema,
+} from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
@@ -22,7 +30,15 @@ import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
 import { failed, invalid, pageLocale } from "~/server/forms.server";
 import { updateMemberRole, updateOrganization } from "~/server/organization/organizations.server";
-import { organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { cancelInvitation, inviteMember } from "~/server/organization/invitations.server";
+import {
+  invitationsOfPage,
+  organizationOfPage,
+  organizationT,
+  pendingInvitationOfPage,
+  teamsOfPage,
+} from "~/server/organization/pages.server";
+import { createTeam } from "~/server/organization/teams.server";
 import { can, isOwner, ORGANIZATION_ROLES } from "~/server/organization/permissions.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -45,6 +61,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const owner = isOwner(role);
   const mayUpdateMembers = can(role, "member", ["update"]);
   const mayRemoveMembers = can(role, "member", ["delete"]);
+  const mayInvite = can(role, "invitation", ["create"]);
+  const mayCancelInvitations = can(role, "invitation", ["cancel"]);
   return {
     meta: { ...pageMeta(context, "organization"), title: organization.name },
     organization: {
@@ -57,7 +75,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     active: auth.session.activeOrganizationId === organization.id,
     mayUpdate: can(role, "organization", ["update"]),
     mayDelete: can(role, "organization", ["delete"]) && loadEnv().ORGANIZATION_DELETION,
-    // Only an owner makes, unmakes or removes an owner.
+    mayInvite,
+    mayCancelInvitations,
+    mayCreateTeams: can(role, "team", ["create"]),
+    mayRemoveTeams: can(role, "team", ["delete"]),
+    // Only an owner makes, unmakes or removes an owner (and invites one).
     assignableRoles: ORGANIZATION_ROLES.filter((name) => owner || name !== "owner"),
     members: organization.members.map((member) => {
       const self = member.userId === auth.user.id;
@@ -72,6 +94,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         removable: mayRemoveMembers && reachable && !self,
       };
     }),
+    invitations: mayInvite || mayCancelInvitations ? await invitationsOfPage(auth, organization.id) : [],
+    teams: await teamsOfPage(organization.id),
   };
 }
 
@@ -82,7 +106,8 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /**
- * The settings form and the members' role forms; `intent` tells them apart. A success
+ * The settings form, the members' role forms, the invitation forms and the new team form;
+ * `intent` tells them apart. A success
  * redirects (replacing the history entry) with a toast, so every loader runs again; a
  * failure answers the form it came from, told apart by `key`.
  */
@@ -136,8 +161,66 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     return done(t("members.roleSaved", { name }));
   }
 
+  if (intent === "invite-member") {
+    const extra = { key: intent };
+    const submission = parseWithZod(formData, { schema: inviteMemberSchema, error: zodErrorMap(locale) });
+    if (submission.status !== "success") return invalid(submission, extra);
+    const { email, role, teamId } = submission.value;
+    try {
+      await enforceRateLimit(meta.ipAddress, "/organization/invite-member");
+      await inviteMember(auth, { email, role, teamId, organizationId: organization.id }, meta);
+    } catch (error) {
+      return failed(submission, error, INVITE_ERROR_FIELDS, extra);
+    }
+    return done(t("invitations.sent", { email }));
+  }
+
+  if (intent === "resend-invitation" || intent === "cancel-invitation") {
+    const extra = { key: `invitation-${String(formData.get("invitationId"))}` };
+    const submission = parseWithZod(formData, { schema: invitationActionSchema });
+    if (submission.status !== "success") return invalid(submission, extra);
+    const resend = intent === "resend-invitation";
+    let email;
+    try {
+      await enforceRateLimit(meta.ipAddress, `/organization/${intent}`);
+      const invitation = await pendingInvitationOfPage(auth, organization.id, submission.value.invitationId);
+      email = invitation.email;
+      if (resend) {
+        await inviteMember(auth, { email, role: invitation.role, organizationId: organization.id, resend }, meta);
+      } else {
+        await cancelInvitation(auth, invitation.id, meta);
+      }
+    } catch (error) {
+      return failed(submission, error, {}, extra);
+    }
+    return done(t(resend ? "invitations.resent" : "invitations.canceled", { email }));
+  }
+
+  if (intent === "create-team") {
+    const extra = { key: intent };
+    const submission = parseWithZod(formData, { schema: createTeamSchema, error: zodErrorMap(locale) });
+    if (submission.status !== "success") return invalid(submission, extra);
+    const { name } = submission.value;
+    try {
+      await enforceRateLimit(meta.ipAddress, "/organization/create-team");
+      await createTeam(auth, { name, organizationId: organization.id }, meta);
+    } catch (error) {
+      return failed(submission, error, {}, extra);
+    }
+    return done(t("teams.created", { name }));
+  }
+
   throw data("Unknown intent", { status: 400 });
 }
+
+/** The invitation refusals that are about one field of the form. */
+const INVITE_ERROR_FIELDS = {
+  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "email",
+  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "email",
+  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: "role",
+  TEAM_NOT_FOUND: "teamId",
+  TEAM_MEMBER_LIMIT_REACHED: "teamId",
+};
 
 // ---------------------------------------------------------------------------------------
 
@@ -160,7 +243,10 @@ export default function Organization({ loaderData }: Route.ComponentProps) {
         assignableRoles={loaderData.assignableRoles}
         here={here}
       />
-      {/* Invitations and teams get their sections here, beside the members. */}
+      {loaderData.mayInvite || loaderData.mayCancelInvitations ? (
+        <InvitationsSection key={`invitations-${key}`} data={loaderData} />
+      ) : null}
+      <TeamsSection key={`teams-${key}`} data={loaderData} here={here} />
       <Section id="leave" title={t("leave.title")} description={t("leave.description")}>
         <AppLink to={`${here}/leave`} preventScrollReset className={buttonClass("secondary")}>
           {t("leave.open")}
@@ -173,7 +259,7 @@ export default function Organization({ loaderData }: Route.ComponentProps) {
           </AppLink>
         </Section>
       ) : null}
-      {/* The confirmation dialogs (remove a member, leave, delete) are child routes. */}
+      {/* The dialogs (remove a member, a team's members, remove a team, leave, delete) are child routes. */}
       <Outlet />
     </div>
   );
@@ -205,35 +291,6 @@ function Header({ data }: { data: LoaderData }) {
       </div>
     </div>
   );
-}
-
-type AnyResult = SubmissionResult<string[]>;
-
-/**
- * A form of the page: a fetcher under `key`, so forms submit independently and keep their
- * own errors. Without JavaScript the same markup is a plain POST form and the action data
- * (for this key) brings the errors back.
- */
-function useSectionForm<Schema extends z.ZodObject>(
-  key: string,
-  schema: Schema,
-  defaultValue?: DefaultValue<z.input<Schema>>,
-) {
-  const locale = useLocale();
-  const fetcher = useFetcher<typeof action>({ key });
-  const actionData = useActionData<typeof action>();
-  const lastResult = (fetcher.data?.result ?? (actionData?.key === key ? actionData.result : undefined)) as
-    AnyResult | undefined;
-  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>, string[]>({
-    id: `form-${key}`,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
-  });
-  return { fetcher, form, fields, pending: fetcher.state !== "idle" };
 }
 
 function SettingsSection({ organization }: { organization: LoaderData["organization"] }) {
@@ -382,6 +439,213 @@ function RoleForm({ member, roles }: { member: LoaderData["members"][number]; ro
       </div>
       <FormErrors id={form.errorId} errors={form.errors} />
       <FieldErrors id={fields.role.errorId} errors={fields.role.errors} />
+    </fetcher.Form>
+  );
+}
+
+function InvitationsSection({ data }: { data: LoaderData }) {
+  const { t } = useTranslation("organization");
+  return (
+    <Section id="invitations" title={t("invitations.title")} description={t("invitations.description")}>
+      <div className="flex flex-col gap-6">
+        {data.mayInvite ? <InviteForm roles={data.assignableRoles} teams={data.teams} /> : null}
+        {data.invitations.length ? (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="invitation-list">
+            {data.invitations.map((invitation) => (
+              <InvitationRow
+                key={invitation.id}
+                invitation={invitation}
+                mayResend={data.mayInvite}
+                mayCancel={data.mayCancelInvitations}
+              />
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t("invitations.empty")}</p>
+        )}
+      </div>
+    </Section>
+  );
+}
+
+const selectClass = `${inputClass} w-auto`;
+const labelClass = "text-sm font-medium";
+
+function InviteForm({ roles, teams }: { roles: readonly string[]; teams: LoaderData["teams"] }) {
+  const { t } = useTranslation("organization");
+  const roleText = useRoleText();
+  const { fetcher, form, fields, pending } = useSectionForm("invite-member", inviteMemberSchema, { role: "member" });
+  const { key: roleKey, ...roleProps } = getSelectProps(fields.role, { ariaAttributes: true });
+  const { key: teamKey, ...teamProps } = getSelectProps(fields.teamId, { ariaAttributes: true });
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
+      <input type="hidden" name="intent" value="invite-member" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field field={fields.email} type="email" label={t("invitations.email")} inputProps={{ autoComplete: "off" }} />
+      <div className="flex flex-wrap gap-4">
+        <div className="flex flex-col gap-1">
+          <label htmlFor={fields.role.id} className={labelClass}>
+            {t("invitations.role")}
+          </label>
+          <select key={roleKey} {...roleProps} className={selectClass}>
+            {roles.map((role) => (
+              <option key={role} value={role}>
+                {roleText(role)}
+              </option>
+            ))}
+          </select>
+          <FieldErrors id={fields.role.errorId} errors={fields.role.errors} />
+        </div>
+        {teams.length ? (
+          <div className="flex flex-col gap-1">
+            <label htmlFor={fields.teamId.id} className={labelClass}>
+              {t("invitations.team")}
+            </label>
+            <select key={teamKey} {...teamProps} className={selectClass}>
+              <option value="">{t("invitations.noTeam")}</option>
+              {teams.map((team) => (
+                <option key={team.id} value={team.id}>
+                  {team.name}
+                </option>
+              ))}
+            </select>
+            <FieldErrors id={fields.teamId.errorId} errors={fields.teamId.errors} />
+          </div>
+        ) : null}
+      </div>
+      <div>
+        <SubmitButton pending={pending} pendingLabel={t("invitations.pending")}>
+          {t("invitations.submit")}
+        </SubmitButton>
+      </div>
+    </fetcher.Form>
+  );
+}
+
+function InvitationRow({
+  invitation,
+  mayResend,
+  mayCancel,
+}: {
+  invitation: LoaderData["invitations"][number];
+  mayResend: boolean;
+  mayCancel: boolean;
+}) {
+  const { t } = useTranslation("organization");
+  const locale = useLocale();
+  const { fetcher, form, pending } = useSectionForm(`invitation-${invitation.id}`, invitationActionSchema);
+  const open = invitation.status === "pending";
+  return (
+    <li data-invitation={invitation.email} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3 text-sm">
+      <div className="min-w-0 flex-1">
+        <p className="truncate font-medium">{invitation.email}</p>
+        <p className="text-slate-600 dark:text-slate-400">
+          <span data-status={invitation.status}>{t(`invitations.status.${invitation.status}`)}</span>
+          {open ? (
+            <>
+              {" · "}
+              {t("invitations.expires")} <LocalTime iso={invitation.expiresAt} locale={locale} />
+            </>
+          ) : null}
+        </p>
+      </div>
+      <RoleBadge role={invitation.role} />
+      {open && (mayResend || mayCancel) ? (
+        <fetcher.Form method="post" {...getFormProps(form)} className="flex items-center gap-2">
+          <input type="hidden" name="invitationId" value={invitation.id} />
+          {mayResend ? (
+            <SubmitButton
+              name="intent"
+              value="resend-invitation"
+              variant="secondary"
+              className="px-3 py-1.5"
+              pending={pending && fetcher.formData?.get("intent") === "resend-invitation"}
+              aria-label={t("invitations.resendLabel", { email: invitation.email })}
+            >
+              {t("invitations.resend")}
+            </SubmitButton>
+          ) : null}
+          {mayCancel ? (
+            <SubmitButton
+              name="intent"
+              value="cancel-invitation"
+              variant="ghost"
+              className="px-3 py-1.5"
+              pending={pending && fetcher.formData?.get("intent") === "cancel-invitation"}
+              aria-label={t("invitations.cancelLabel", { email: invitation.email })}
+            >
+              {t("invitations.cancel")}
+            </SubmitButton>
+          ) : null}
+        </fetcher.Form>
+      ) : null}
+      {form.errors?.length ? (
+        <div className="basis-full">
+          <FormErrors id={form.errorId} errors={form.errors} />
+        </div>
+      ) : null}
+    </li>
+  );
+}
+
+function TeamsSection({ data, here }: { data: LoaderData; here: string }) {
+  const { t } = useTranslation("organization");
+  return (
+    <Section id="teams" title={t("teams.title")} description={t("teams.description")}>
+      <div className="flex flex-col gap-6">
+        {data.teams.length ? (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="team-list">
+            {data.teams.map((team) => (
+              <li key={team.id} data-team={team.name} className="flex flex-wrap items-center gap-4 py-3 text-sm">
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{team.name}</p>
+                  <p className="text-slate-600 dark:text-slate-400">
+                    {t("teams.memberCount", { count: team.memberCount })}
+                  </p>
+                </div>
+                <AppLink
+                  to={`${here}/teams/${team.id}`}
+                  preventScrollReset
+                  aria-label={t("teams.openLabel", { name: team.name })}
+                  className={buttonClass("secondary", "px-3 py-1.5")}
+                >
+                  {t("teams.open")}
+                </AppLink>
+                {data.mayRemoveTeams ? (
+                  <AppLink
+                    to={`${here}/teams/${team.id}/remove`}
+                    preventScrollReset
+                    aria-label={t("teams.removeLabel", { name: team.name })}
+                    className={buttonClass("ghost", "px-3 py-1.5")}
+                  >
+                    {t("teams.remove")}
+                  </AppLink>
+                ) : null}
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t("teams.empty")}</p>
+        )}
+        {data.mayCreateTeams ? <CreateTeamForm /> : null}
+      </div>
+    </Section>
+  );
+}
+
+function CreateTeamForm() {
+  const { t } = useTranslation("organization");
+  const { fetcher, form, fields, pending } = useSectionForm("create-team", createTeamSchema);
+  return (
+    <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
+      <input type="hidden" name="intent" value="create-team" />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field field={fields.name} type="text" label={t("teams.name")} inputProps={{ autoComplete: "off" }} />
+      <div>
+        <SubmitButton pending={pending} pendingLabel={t("teams.createPending")}>
+          {t("teams.create")}
+        </SubmitButton>
+      </div>
     </fetcher.Form>
   );
 }

@@ -14,6 +14,7 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
 import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { listUserInvitations } from "~/server/organization/invitations.server";
 import { setActiveOrganization } from "~/server/organization/organizations.server";
 import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -28,10 +29,14 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const user = requireUser(request, context); // the menu layout's middleware has already made sure
+  const auth = getAuthSession(context)!;
+  // Only a proven address sees the invitations sent to it; an unverified one sees none.
+  const invitations = user.emailVerified ? await listUserInvitations(auth) : [];
   return {
     meta: pageMeta(context, "organizations"),
     organizations: await organizationsWithRoles(user.id),
-    activeOrganizationId: getAuthSession(context)!.session.activeOrganizationId ?? null,
+    activeOrganizationId: auth.session.activeOrganizationId ?? null,
+    invitations: invitations.map(({ id, organizationName, role }) => ({ id, organizationName, role })),
   };
 }
 
@@ -62,7 +67,7 @@ export async function action({ request, context }: Route.ActionArgs) {
 export default function Organizations({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
   const localize = useLocalize();
-  const { organizations, activeOrganizationId } = loaderData;
+  const { organizations, activeOrganizationId, invitations } = loaderData;
   return (
     <div className="flex max-w-3xl flex-col gap-8">
       <div className="flex flex-wrap items-start justify-between gap-4">
@@ -74,6 +79,28 @@ export default function Organizations({ loaderData }: Route.ComponentProps) {
           {t("list.create")}
         </AppLink>
       </div>
+      {invitations.length ? (
+        <section aria-labelledby="invitations-title" data-testid="pending-invitations">
+          <h2 id="invitations-title" className="text-lg font-semibold">
+            {t("list.invitations")}
+          </h2>
+          <ul className="mt-3 divide-y divide-slate-200 rounded-xl border border-primary-200 bg-primary-50/50 dark:divide-slate-800 dark:border-primary-900 dark:bg-primary-950/30">
+            {invitations.map((invitation) => (
+              <li key={invitation.id} className="flex flex-wrap items-center gap-4 px-5 py-4">
+                <p className="min-w-0 flex-1 font-medium">{invitation.organizationName}</p>
+                <RoleBadge role={invitation.role} />
+                <AppLink
+                  to={localize(`/invitations/${invitation.id}`)}
+                  aria-label={t("list.invitationLabel", { name: invitation.organizationName })}
+                  className={buttonClass("primary", "px-3 py-1.5")}
+                >
+                  {t("list.invitationOpen")}
+                </AppLink>
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
       {organizations.length ? (
         <ul
           className="divide-y divide-slate-200 rounded-xl border border-slate-200 bg-white shadow-sm dark:divide-slate-800 dark:border-slate-800 dark:bg-slate-900/60"

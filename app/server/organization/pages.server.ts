@@ -1,15 +1,16 @@
 /**
  * What the organization pages need around the organization verbs: the organization of a
  * page's `:slug` (a 404 to anyone outside it), the caller's organizations with their roles,
- * a free slug for a name, and the page strings.
+ * a free slug for a name, the page strings, and the invitations and teams the page lists.
  */
 import type { RouterContextProvider } from "react-router";
 import { SLUG_MAX, slugify } from "~/lib/organization-forms";
 import type { AuthSession } from "~/server/auth/session.server";
 import { prisma } from "~/server/db.server";
-import { isAppError } from "~/server/errors.server";
+import { fail, isAppError } from "~/server/errors.server";
 import { pageLocale } from "~/server/forms.server";
 import { getInstance, notFound } from "~/server/i18n.server";
+import { listInvitations } from "./invitations.server";
 import { checkSlug, getFullOrganization, setActiveOrganization } from "./organizations.server";
 
 /** The organization strings in the page's language (toasts, titles). */
@@ -88,4 +89,50 @@ export async function clearedActive(auth: AuthSession, organizationId: string): 
 /** Name and slug of an organization the caller just joined (for where to go next). */
 export function organizationById(id: string) {
   return prisma.organization.findUniqueOrThrow({ where: { id }, select: { name: true, slug: true } });
+}
+
+/** An organization's invitations for its page, newest first; a pending one past its expiry reads "expired". */
+export async function invitationsOfPage(auth: AuthSession, organizationId: string) {
+  const now = Date.now();
+  return (await listInvitations(auth, organizationId)).map((invitation) => ({
+    id: invitation.id,
+    email: invitation.email,
+    role: invitation.role,
+    status: invitation.status === "pending" && invitation.expiresAt.getTime() <= now ? "expired" : invitation.status,
+    expiresAt: invitation.expiresAt.toISOString(),
+  }));
+}
+
+/**
+ * Invitation `id` of the page's organization, for its Resend and Cancel buttons: one of
+ * another organization, or one no longer pending, is not found here.
+ */
+export async function pendingInvitationOfPage(auth: AuthSession, organizationId: string, id: string) {
+  const invitation = (await listInvitations(auth, organizationId)).find((row) => row.id === id);
+  if (invitation?.status !== "pending") fail("INVITATION_NOT_FOUND");
+  return invitation;
+}
+
+/** An organization's teams, oldest first, with how many people each has. */
+export async function teamsOfPage(organizationId: string) {
+  const teams = await prisma.team.findMany({
+    where: { organizationId },
+    include: { _count: { select: { members: true } } },
+    orderBy: { createdAt: "asc" },
+  });
+  return teams.map(({ id, name, _count }) => ({ id, name, memberCount: _count.members }));
+}
+
+/**
+ * The team of a page's `:teamId` in the page's organization (a 404 otherwise) and the ids of
+ * the users in it. Read here rather than with listTeamMembers, which answers only the team's
+ * own members: an admin manages teams they are not in.
+ */
+export async function teamOfPage(request: Request, organizationId: string, teamId: string) {
+  const team = await prisma.team.findFirst({
+    where: { id: teamId, organizationId },
+    include: { members: { select: { userId: true }, orderBy: { createdAt: "asc" } } },
+  });
+  if (!team) notFound(new URL(request.url).pathname);
+  return { id: team.id, name: team.name, userIds: team.members.map((member) => member.userId) };
 }

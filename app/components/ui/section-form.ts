@@ -1,0 +1,36 @@
+import { useForm, type DefaultValue, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { useActionData, useFetcher } from "react-router";
+import type { z } from "zod";
+import { useLocale } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+
+/** What a page action with several forms answers a failed one with: the form's key and its result. */
+type KeyedResult = { key?: string; result?: SubmissionResult<string[]> } | undefined;
+
+/**
+ * One of several forms on a page: a fetcher under `key`, so forms submit independently and
+ * keep their own errors. Without JavaScript the same markup is a plain POST form and the
+ * action data (for this key) brings the errors back.
+ */
+export function useSectionForm<Schema extends z.ZodObject>(
+  key: string,
+  schema: Schema,
+  defaultValue?: DefaultValue<z.input<Schema>>,
+) {
+  const locale = useLocale();
+  const fetcher = useFetcher({ key });
+  const actionData = useActionData() as KeyedResult;
+  const fetched = fetcher.data as KeyedResult;
+  const lastResult = fetched?.result ?? (actionData?.key === key ? actionData.result : undefined);
+  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    id: `form-${key}`,
+    lastResult,
+    defaultValue,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
+  });
+  return { fetcher, form, fields, pending: fetcher.state !== "idle" };
+}
