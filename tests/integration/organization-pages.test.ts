@@ -504,3 +504,197 @@ describe("the invitation page", () => {
     expect(onward.headers.get("location")).toBe(`/invitations/${invitation.id}`);
   });
 });
+
+/** A string of locales/<lng>/organization.json (HTML-escaped as React writes it). */
+function organizationText(lng: string, path: string, values: Record<string, string> = {}): string {
+  const file = new URL(`../../locales/${lng}/organization.json`, import.meta.url);
+  let text: unknown = JSON.parse(readFileSync(file, "utf8"));
+  for (const part of path.split(".")) text = (text as Record<string, unknown>)[part];
+  return Object.entries(values)
+    .reduce((result, [name, value]) => result.replaceAll(`{{${name}}}`, value), text as string)
+    .replace(/&/g, "&amp;")
+    .replace(/'/g, "&#x27;")
+    .replace(/"/g, "&quot;");
+}
+
+describe("invitations on the organization page", () => {
+  it("invites by email (the email arrives), resends and cancels", async () => {
+    const { owner, organization, slug } = await organizationWithMembers();
+    const email = `${unique("invitee")}@example.com`;
+    const sent = await owner.post(`/organizations/${slug}`, { intent: "invite-member", email, role: "admin" });
+    expect(sent.headers.get("location")).toBe(`/organizations/${slug}`);
+    const html = await (await follow(owner, sent)).text();
+    expect(html).toContain(`Invitation sent to ${email}`);
+    expect(html).toMatch(new RegExp(`data-invitation="${email}"[\\s\\S]*?data-status="pending"`));
+    const invitation = await app.prisma.invitation.findFirstOrThrow({
+      where: { organizationId: organization.id, email },
+    });
+    expect(invitation.role).toBe("admin");
+    const mail = await app.mailbox.waitFor(email);
+    expect(mail.text).toContain(`/invitations/${invitation.id}`);
+
+    // Inviting the same address again is refused next to the field, in the page's language.
+    const again = await owner.post(`/ja/organizations/${slug}`, { intent: "invite-member", email, role: "member" });
+    expect(again.status).toBe(400);
+    const againHtml = await again.text();
+    expect(againHtml).toContain(errorText("ja", "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION"));
+    expect(inputNamed(againHtml, "email")).toContain('aria-invalid="true"');
+
+    // A member already in is refused too.
+    const member = await owner.post(`/fr/organizations/${slug}`, {
+      intent: "invite-member",
+      email: owner.email,
+      role: "member",
+    });
+    expect(member.status).toBe(400);
+    expect(await member.text()).toContain(errorText("fr", "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION"));
+
+    // Resend: a new expiry and a second email.
+    const before = invitation.expiresAt.getTime();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    const resent = await owner.post(`/organizations/${slug}`, {
+      intent: "resend-invitation",
+      invitationId: invitation.id,
+    });
+    expect(await (await follow(owner, resent)).text()).toContain(`Invitation sent again to ${email}`);
+    const renewed = await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } });
+    expect(renewed.expiresAt.getTime()).toBeGreaterThan(before);
+    await app.mailbox.waitFor(email, (m) => m !== mail);
+
+    const canceled = await owner.post(`/organizations/${slug}`, {
+      intent: "cancel-invitation",
+      invitationId: invitation.id,
+    });
+    const canceledHtml = await (await follow(owner, canceled)).text();
+    expect(canceledHtml).toContain(`Invitation to ${email} canceled`);
+    expect(canceledHtml).toMatch(new RegExp(`data-invitation="${email}"[\\s\\S]*?data-status="canceled"`));
+    expect((await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("canceled");
+
+    // A closed invitation cannot be resent.
+    const closed = await owner.post(`/organizations/${slug}`, {
+      intent: "resend-invitation",
+      invitationId: invitation.id,
+    });
+    expect(closed.status).toBe(400);
+    expect(await closed.text()).toContain(errorText("en", "INVITATION_NOT_FOUND"));
+  });
+
+  it("hides the invitations from a member and refuses their posts with 403", async () => {
+    const { owner, member, admin, organization, slug } = await organizationWithMembers();
+    const email = `${unique("invitee")}@example.com`;
+    await owner.post(`/organizations/${slug}`, { intent: "invite-member", email, role: "member" });
+    const invitation = await app.prisma.invitation.findFirstOrThrow({
+      where: { organizationId: organization.id, email },
+    });
+
+    const html = await (await member.get(`/organizations/${slug}`)).text();
+    expect(html).not.toContain('data-section="invitations"');
+    expect(html).not.toContain(email);
+    const refused = await member.post(`/organizations/${slug}`, {
+      intent: "invite-member",
+      email: `${unique("other")}@example.com`,
+      role: "member",
+    });
+    expect(refused.status).toBe(403);
+    const cancel = await member.post(`/organizations/${slug}`, {
+      intent: "cancel-invitation",
+      invitationId: invitation.id,
+    });
+    expect(cancel.status).toBe(403);
+    expect((await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("pending");
+
+    // An admin invites, but offers no owner role, and is refused one posted anyway.
+    const adminHtml = await (await admin.get(`/organizations/${slug}`)).text();
+    expect(adminHtml).toContain('data-section="invitations"');
+    expect(adminHtml).toMatch(/<form[^>]*id="form-invite-member"/);
+    const owned = await admin.post(`/organizations/${slug}`, {
+      intent: "invite-member",
+      email: `${unique("boss")}@example.com`,
+      role: "owner",
+    });
+    expect(owned.status).toBe(403);
+    expect(await owned.text()).toContain(errorText("en", "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE"));
+  });
+
+  it("lists the pending invitations of the caller on /organizations", async () => {
+    const { owner, slug } = await organizationWithMembers();
+    const invitee = await person("Ivy Invitee");
+    await owner.post(`/organizations/${slug}`, { intent: "invite-member", email: invitee.email, role: "member" });
+    const invitation = await app.prisma.invitation.findFirstOrThrow({ where: { email: invitee.email } });
+    const html = await (await invitee.get("/fr/organizations")).text();
+    expect(html).toContain('data-testid="pending-invitations"');
+    expect(html).toContain(`href="/fr/invitations/${invitation.id}"`);
+    expect(html).toContain(organizationText("fr", "list.invitationLabel", { name: "Acme" }));
+  });
+});
+
+describe("teams on the organization page", () => {
+  it("creates, renames and removes a team with confirmation; the last one stays, said in the page's language", async () => {
+    const { owner, member, organization, slug } = await organizationWithMembers();
+    const created = await owner.post(`/organizations/${slug}`, { intent: "create-team", name: "Design" });
+    expect(await (await follow(owner, created)).text()).toContain("Team Design created");
+    const team = await app.prisma.team.findFirstOrThrow({ where: { organizationId: organization.id, name: "Design" } });
+
+    // A member sees the teams but cannot create one.
+    const memberHtml = await (await member.get(`/organizations/${slug}`)).text();
+    expect(memberHtml).toContain('data-team="Design"');
+    expect(memberHtml).not.toContain('id="form-create-team"');
+    expect(memberHtml).not.toContain(`/teams/${team.id}/remove`);
+    expect((await member.post(`/organizations/${slug}`, { intent: "create-team", name: "Mine" })).status).toBe(403);
+
+    const renamed = await owner.post(`/organizations/${slug}/teams/${team.id}`, {
+      intent: "rename-team",
+      name: "Product Design",
+    });
+    expect(renamed.headers.get("location")).toBe(`/organizations/${slug}/teams/${team.id}`);
+    expect(await (await follow(owner, renamed)).text()).toContain("Team renamed to Product Design");
+    expect((await app.prisma.team.findUniqueOrThrow({ where: { id: team.id } })).name).toBe("Product Design");
+
+    // The only team cannot go: the dialog says so in French.
+    const confirm = await owner.get(`/fr/organizations/${slug}/teams/${team.id}/remove`);
+    expect(confirm.status).toBe(200);
+    const confirmHtml = await confirm.text();
+    expect(confirmHtml).toContain('data-testid="confirm-dialog"');
+    expect(confirmHtml).toContain('data-section="teams"');
+    const last = await owner.post(`/fr/organizations/${slug}/teams/${team.id}/remove`, { intent: "remove-team" });
+    expect(last.status).toBe(400);
+    expect(await last.text()).toContain(errorText("fr", "UNABLE_TO_REMOVE_LAST_TEAM"));
+
+    await owner.post(`/organizations/${slug}`, { intent: "create-team", name: "Sales" });
+    expect(
+      (await member.post(`/organizations/${slug}/teams/${team.id}/remove`, { intent: "remove-team" })).status,
+    ).toBe(403);
+    const removed = await owner.post(`/organizations/${slug}/teams/${team.id}/remove`, { intent: "remove-team" });
+    expect(removed.headers.get("location")).toBe(`/organizations/${slug}`);
+    expect(await (await follow(owner, removed)).text()).toContain("Team Product Design removed");
+    expect(await app.prisma.team.findUnique({ where: { id: team.id } })).toBeNull();
+    expect((await owner.get(`/organizations/${slug}/teams/${team.id}`)).status).toBe(404);
+  });
+
+  it("adds an organization member to a team and takes them out", async () => {
+    const { owner, admin, member, organization, slug } = await organizationWithMembers();
+    await owner.post(`/organizations/${slug}`, { intent: "create-team", name: "Ops" });
+    const team = await app.prisma.team.findFirstOrThrow({ where: { organizationId: organization.id } });
+    const path = `/organizations/${slug}/teams/${team.id}`;
+
+    const added = await admin.post(path, { intent: "add-team-member", userId: member.id });
+    expect(added.headers.get("location")).toBe(path);
+    const html = await (await follow(admin, added)).text();
+    expect(html).toContain("Max Member was added to Ops");
+    expect(html).toContain(`data-team-member="${member.email}"`);
+    expect(await (await owner.get(`/organizations/${slug}`)).text()).toContain(
+      organizationText("en", "teams.memberCount_one", { count: "1" }),
+    );
+
+    // Someone outside the organization cannot be added; a member may not manage the team.
+    const outsider = await person();
+    const refused = await admin.post(`/ja${path}`, { intent: "add-team-member", userId: outsider.id });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain(errorText("ja", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION"));
+    expect((await member.post(path, { intent: "remove-team-member", userId: member.id })).status).toBe(403);
+
+    const out = await admin.post(path, { intent: "remove-team-member", userId: member.id });
+    expect(await (await follow(admin, out)).text()).toContain("Max Member was removed from Ops");
+    expect(await app.prisma.teamMember.count({ where: { teamId: team.id } })).toBe(0);
+  });
+});
