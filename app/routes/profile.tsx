@@ -1,7 +1,7 @@
-import { getFormProps, useForm, type DefaultValue, type FieldMetadata, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type FieldMetadata } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/lib/translations";
-import { data, useActionData, useFetcher, useLocation } from "react-router";
+import { data, useFetcher, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/profile";
 import { withTranslations } from "~/lib/translations";
@@ -9,6 +9,7 @@ import { Icon, type IconName } from "~/components/Icon";
 import { SocialButtons } from "~/components/SocialButtons";
 import { SubmitButton, buttonClass } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
+import { useSectionForm } from "~/components/ui/section-form";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { LocalTime } from "~/components/ui/LocalTime";
@@ -146,7 +147,8 @@ export async function action({ request, context }: Route.ActionArgs) {
   const formData = await request.formData();
   const intent = formData.get("intent") as ActionIntent;
   const here = localizePath("/profile", locale);
-  const extra = { intent };
+  // The failed form's key: useSectionForm shows an answer on the form it belongs to.
+  const extra = { key: intent };
 
   const done = (title: string, description?: string, setCookies: readonly string[] = []) => {
     const headers = new Headers({ "X-Remix-Replace": "true" });
@@ -299,36 +301,6 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />
     </div>
   );
-}
-
-type AnyResult = SubmissionResult<string[]>;
-
-/**
- * A section's form: a fetcher keyed by the intent, so sections submit independently and keep
- * their own errors. Without JavaScript the same markup is a plain POST form and the page's
- * action data (for this intent) brings the errors back.
- */
-function useSectionForm<Schema extends z.ZodObject>(
-  intent: ActionIntent,
-  schema: Schema,
-  defaultValue?: DefaultValue<z.input<Schema>>,
-) {
-  const locale = useLocale();
-  const fetcher = useFetcher<typeof action>({ key: intent });
-  const actionData = useActionData<typeof action>();
-  const lastResult = (fetcher.data?.result ??
-    (actionData && actionData.intent === intent ? actionData.result : undefined)) as AnyResult | undefined;
-  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>, string[]>({
-    id: `form-${intent}`,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
-  });
-  const rejected = Object.values(lastResult?.error ?? {}).some((errors) => errors?.length);
-  return { fetcher, form, fields, pending: fetcher.state !== "idle", rejected };
 }
 
 function IntentInput({ intent }: { intent: ActionIntent }) {

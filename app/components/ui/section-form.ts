@@ -32,5 +32,7 @@ export function useSectionForm<Schema extends z.ZodObject>(
     shouldRevalidate: "onInput",
     onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
   });
-  return { fetcher, form, fields, pending: fetcher.state !== "idle" };
+  // Refused by the server (not just by the browser's own validation).
+  const rejected = Object.values(lastResult?.error ?? {}).some((errors) => errors?.length);
+  return { fetcher, form, fields, pending: fetcher.state !== "idle", rejected };
 }
