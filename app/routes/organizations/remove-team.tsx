@@ -11,11 +11,10 @@ import { removeTeamSchema } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { failed, invalid, pageLocale } from "~/server/forms.server";
-import { organizationOfPage, organizationT, teamOfPage } from "~/server/organization/pages.server";
+import { organizationT, teamOfRequest } from "~/server/organization/pages.server";
 import { removeTeam } from "~/server/organization/teams.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -25,17 +24,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-/** The team to remove, by the URL's id; whether the caller may is for the service to say. */
-async function teamOfRequest({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
-  const { organization } = await organizationOfPage(request, auth, params.slug);
-  const team = await teamOfPage(request, organization.id, params.teamId);
-  return { auth, organization, team };
-}
-
 export async function loader(args: Route.LoaderArgs) {
-  const { organization, team } = await teamOfRequest(args);
+  const { organization, team } = await teamOfRequest(args.request, args.context, args.params.slug, args.params.teamId);
   const t = organizationT(args.context);
   return {
     title: t("teams.removeTitle", { name: team.name }),
@@ -46,7 +36,12 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 export async function action(args: Route.ActionArgs) {
-  const { auth, organization, team } = await teamOfRequest(args);
+  const { auth, organization, team } = await teamOfRequest(
+    args.request,
+    args.context,
+    args.params.slug,
+    args.params.teamId,
+  );
   const { request, context } = args;
   const submission = parseWithZod(await request.formData(), { schema: removeTeamSchema });
   if (submission.status !== "success") return invalid(submission);

@@ -15,11 +15,10 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { failed, invalid, pageLocale } from "~/server/forms.server";
-import { organizationOfPage, organizationT, teamOfPage } from "~/server/organization/pages.server";
+import { organizationT, teamOfRequest } from "~/server/organization/pages.server";
 import { can } from "~/server/organization/permissions.server";
 import { addTeamMember, removeTeamMember, updateTeam } from "~/server/organization/teams.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -30,21 +29,17 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-/** The team of the URL in the page's organization; a 404 to outsiders and for other teams. */
-async function teamOfRequest({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
-  const { organization, caller } = await organizationOfPage(request, auth, params.slug);
-  const team = await teamOfPage(request, organization.id, params.teamId);
-  return { auth, organization, caller, team };
-}
-
 /**
  * A team's members, for every member of the organization to see; renaming (team:update),
  * adding (member:update) and taking out (member:delete) show for the roles that may.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const { organization, caller, team } = await teamOfRequest(args);
+  const { organization, caller, team } = await teamOfRequest(
+    args.request,
+    args.context,
+    args.params.slug,
+    args.params.teamId,
+  );
   const person = (member: (typeof organization.members)[number]) => ({
     userId: member.userId,
     name: member.user.name,
@@ -65,7 +60,12 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** Rename, add a member, take one out: back to this dialog with a toast, or the form's errors. */
 export async function action(args: Route.ActionArgs) {
-  const { auth, organization, team } = await teamOfRequest(args);
+  const { auth, organization, team } = await teamOfRequest(
+    args.request,
+    args.context,
+    args.params.slug,
+    args.params.teamId,
+  );
   const { request, context } = args;
   const locale = pageLocale(context);
   const t = organizationT(context);

@@ -7,6 +7,7 @@ import type { RouterContextProvider } from "react-router";
 import { SLUG_MAX, slugify } from "~/lib/organization-forms";
 import type { AuthSession } from "~/server/auth/session.server";
 import { prisma } from "~/server/db.server";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { pageLocale } from "~/server/forms.server";
 import { getInstance, notFound } from "~/server/i18n.server";
@@ -135,4 +136,21 @@ export async function teamOfPage(request: Request, organizationId: string, teamI
   });
   if (!team) notFound(new URL(request.url).pathname);
   return { id: team.id, name: team.name, userIds: team.members.map((member) => member.userId) };
+}
+
+/**
+ * The organization of the URL and its team `teamId`, for a signed-in caller (the menu layout
+ * makes sure); a 404 to outsiders and for another organization's team.
+ */
+export async function teamOfRequest(
+  request: Request,
+  context: Readonly<RouterContextProvider>,
+  slug: string,
+  teamId: string,
+) {
+  requireUser(request, context);
+  const auth = getAuthSession(context)!;
+  const { organization, caller } = await organizationOfPage(request, auth, slug);
+  const team = await teamOfPage(request, organization.id, teamId);
+  return { auth, organization, caller, team };
 }
