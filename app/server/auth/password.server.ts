@@ -48,7 +48,14 @@ let nextId = 1;
 
 function spawn(): Slot {
   bcryptPath ??= createRequire(import.meta.url).resolve("bcryptjs");
-  const slot: Slot = { worker: new Worker(WORKER_CODE, { eval: true, workerData: { bcryptPath } }), jobs: new Set() };
+  // bcrypt needs a few kilobytes per job: a small heap keeps each worker's memory small
+  // (V8 otherwise sizes a worker's heap like the main thread's).
+  const worker = new Worker(WORKER_CODE, {
+    eval: true,
+    workerData: { bcryptPath },
+    resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
+  });
+  const slot: Slot = { worker, jobs: new Set() };
   slot.worker.on("message", ({ id, result, error }: { id: number; result?: string | boolean; error?: string }) => {
     const job = pending.get(id);
     pending.delete(id);
