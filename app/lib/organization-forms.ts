@@ -11,6 +11,7 @@ export const SLUG_MAX = 48;
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Paths under /organizations that a slug would be hidden behind. */
 const RESERVED_SLUGS = ["new"];
+export const isReservedSlug = (slug: string) => RESERVED_SLUGS.includes(slug);
 
 const REQUIRED = "auth:form.required";
 
@@ -21,7 +22,7 @@ const slug = z
   .trim()
   .max(SLUG_MAX)
   .regex(SLUG_PATTERN, { error: "organization:form.slugFormat" })
-  .refine((value) => !RESERVED_SLUGS.includes(value), { error: "ORGANIZATION_SLUG_ALREADY_TAKEN" });
+  .refine((value) => !isReservedSlug(value), { error: "ORGANIZATION_SLUG_ALREADY_TAKEN" });
 
 /** Flat key/value pairs, written as a JSON object in a textarea. */
 const metadataObject = z.record(z.string(), z.union([z.string(), z.number(), z.boolean(), z.null()]));

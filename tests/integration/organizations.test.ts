@@ -89,6 +89,14 @@ describe("creating organizations", () => {
       status: 400,
       code: "ORGANIZATION_ALREADY_EXISTS",
     });
+    // "new" would hide behind the page that creates organizations.
+    expect((await owner.client.organization.checkSlug({ slug: "new" })).error?.code).toBe(
+      "ORGANIZATION_SLUG_ALREADY_TAKEN",
+    );
+    expect((await owner.client.organization.create({ name: "New", slug: "new" })).error).toMatchObject({
+      status: 400,
+      code: "ORGANIZATION_SLUG_ALREADY_TAKEN",
+    });
   });
 
   it("follows the creation rule and the organization limit", async () => {

@@ -15,6 +15,7 @@ import {
   type AuthSession,
   type RequestMeta,
 } from "~/server/auth/session.server";
+import { isReservedSlug } from "~/lib/organization-forms";
 import { can, isOwner, parseRoles, type Resource } from "./permissions.server";
 
 export const MEMBERSHIP_LIMIT = 100;
@@ -128,6 +129,7 @@ export async function createOrganization(
       : await prisma.user.findUnique({ where: { id: caller.userId }, select: { id: true, emailVerified: true } });
   if (!user) fail("USER_NOT_FOUND");
   if ("auth" in caller) await assertMayCreate(user.id, user.emailVerified);
+  if (isReservedSlug(input.slug)) fail("ORGANIZATION_SLUG_ALREADY_TAKEN");
   if (await prisma.organization.findUnique({ where: { slug: input.slug }, select: { id: true } })) {
     fail("ORGANIZATION_ALREADY_EXISTS");
   }
@@ -158,7 +160,7 @@ export async function createOrganization(
 }
 
 export async function checkSlug(slug: string): Promise<void> {
-  if (await prisma.organization.findUnique({ where: { slug }, select: { id: true } })) {
+  if (isReservedSlug(slug) || (await prisma.organization.findUnique({ where: { slug }, select: { id: true } }))) {
     fail("ORGANIZATION_SLUG_ALREADY_TAKEN");
   }
 }
@@ -172,6 +174,7 @@ export async function updateOrganization(
   requirePermission(member.role, "organization", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
   const { data } = input;
   if (data.slug) {
+    if (isReservedSlug(data.slug)) fail("ORGANIZATION_SLUG_ALREADY_TAKEN");
     const holder = await prisma.organization.findUnique({ where: { slug: data.slug }, select: { id: true } });
     if (holder && holder.id !== member.organizationId) fail("ORGANIZATION_SLUG_ALREADY_TAKEN");
   }
