@@ -32,7 +32,7 @@ import {
   SECRET_FIELDS,
   socialFormRedirect,
 } from "~/server/forms.server";
-import { enabledProviders } from "~/server/auth/social/social.server";
+import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -43,13 +43,11 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export function loader({ request, context }: Route.LoaderArgs) {
-  const query = new URL(request.url).searchParams;
   return {
     meta: pageMeta(context, "signin"),
     providers: enabledProviders(),
     // Where a social sign-in that failed sends the visitor (spec section 8 codes).
-    socialError: query.get("error"),
-    socialErrorDescription: query.get("error_description"),
+    socialError: callbackError(request),
   };
 }
 
@@ -169,9 +167,7 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
             <ResendForm email={unverifiedEmail} errors={resendResult?.error?.[""] ?? undefined} />
           </>
         ) : null}
-        {loaderData.socialError ? (
-          <SocialErrorNotice code={loaderData.socialError} description={loaderData.socialErrorDescription} />
-        ) : null}
+        {loaderData.socialError ? <SocialErrorNotice {...loaderData.socialError} /> : null}
         <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
           <input type="hidden" name="intent" value="sign-in" />
           <FormErrors id={form.errorId} errors={form.errors} />

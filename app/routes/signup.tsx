@@ -21,7 +21,7 @@ import { signUpEmail } from "~/server/auth/accounts.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { enabledProviders } from "~/server/auth/social/social.server";
+import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { authT, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -39,8 +39,7 @@ export function loader({ request, context }: Route.LoaderArgs) {
     meta: pageMeta(context, "signup"),
     sent: query.get("sent") === "1",
     providers: enabledProviders(),
-    socialError: query.get("error"),
-    socialErrorDescription: query.get("error_description"),
+    socialError: callbackError(request),
   };
 }
 
@@ -121,9 +120,7 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
         </div>
       ) : (
         <div className="flex flex-col gap-5">
-          {loaderData.socialError ? (
-            <SocialErrorNotice code={loaderData.socialError} description={loaderData.socialErrorDescription} />
-          ) : null}
+          {loaderData.socialError ? <SocialErrorNotice {...loaderData.socialError} /> : null}
           <SignUpForm />
           <SocialSignIn providers={loaderData.providers} />
         </div>

@@ -25,7 +25,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { organization, team } = await teamOfRequest(args.request, args.context, args.params.slug, args.params.teamId);
+  const { organization, team } = await teamOfRequest(args);
   const t = organizationT(args.context);
   return {
     title: t("teams.removeTitle", { name: team.name }),
@@ -36,12 +36,7 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 export async function action(args: Route.ActionArgs) {
-  const { auth, organization, team } = await teamOfRequest(
-    args.request,
-    args.context,
-    args.params.slug,
-    args.params.teamId,
-  );
+  const { auth, organization, team } = await teamOfRequest(args);
   const { request, context } = args;
   const submission = parseWithZod(await request.formData(), { schema: removeTeamSchema });
   if (submission.status !== "success") return invalid(submission);

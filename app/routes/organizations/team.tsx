@@ -34,12 +34,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * adding (member:update) and taking out (member:delete) show for the roles that may.
  */
 export async function loader(args: Route.LoaderArgs) {
-  const { organization, caller, team } = await teamOfRequest(
-    args.request,
-    args.context,
-    args.params.slug,
-    args.params.teamId,
-  );
+  const { organization, caller, team } = await teamOfRequest(args);
   const person = (member: (typeof organization.members)[number]) => ({
     userId: member.userId,
     name: member.user.name,
@@ -60,12 +55,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** Rename, add a member, take one out: back to this dialog with a toast, or the form's errors. */
 export async function action(args: Route.ActionArgs) {
-  const { auth, organization, team } = await teamOfRequest(
-    args.request,
-    args.context,
-    args.params.slug,
-    args.params.teamId,
-  );
+  const { auth, organization, team } = await teamOfRequest(args);
   const { request, context } = args;
   const locale = pageLocale(context);
   const t = organizationT(context);

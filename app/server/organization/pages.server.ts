@@ -142,15 +142,18 @@ export async function teamOfPage(request: Request, organizationId: string, teamI
  * The organization of the URL and its team `teamId`, for a signed-in caller (the menu layout
  * makes sure); a 404 to outsiders and for another organization's team.
  */
-export async function teamOfRequest(
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  slug: string,
-  teamId: string,
-) {
+export async function teamOfRequest({
+  request,
+  context,
+  params,
+}: {
+  request: Request;
+  context: Readonly<RouterContextProvider>;
+  params: { slug: string; teamId: string };
+}) {
   requireUser(request, context);
   const auth = getAuthSession(context)!;
-  const { organization, caller } = await organizationOfPage(request, auth, slug);
-  const team = await teamOfPage(request, organization.id, teamId);
+  const { organization, caller } = await organizationOfPage(request, auth, params.slug);
+  const team = await teamOfPage(request, organization.id, params.teamId);
   return { auth, organization, caller, team };
 }

@@ -691,6 +691,13 @@ export async function accountInfo(userId: string, accountId: string) {
   };
 }
 
+/** Where a failed callback sent the browser: its `error=` code and the provider's own words, if any. */
+export function callbackError(request: Request): { code: string; description: string | null } | null {
+  const query = new URL(request.url).searchParams;
+  const code = query.get("error");
+  return code ? { code, description: query.get("error_description") } : null;
+}
+
 /**
  * A page's social button (a plain form post, with or without JavaScript): 302 to the
  * provider, with the state cookie for this browser.
