@@ -1,0 +1,92 @@
+/**
+ * What the product needs of a payment provider. `PAYMENT_PROVIDER` picks one implementation
+ * at start (stripe.server.ts, polar.server.ts, both on the provider's official SDK); nothing
+ * outside app/server/billing knows which one it is, and the other is never constructed.
+ */
+import type { BillingInterval, PlanId } from "~/config/plans";
+
+export type ProviderId = "stripe" | "polar";
+export type CustomerType = "user" | "organization";
+
+/** Who a subscription is for: a user, or an organization (bought by one of its owners or admins). */
+export interface BillingReference {
+  referenceId: string;
+  customerType: CustomerType;
+  /** The signed-in user acting. */
+  userId: string;
+  email: string;
+  name: string;
+}
+
+/** A subscription as the provider reports it, in the product's terms. */
+export interface ProviderSubscription {
+  providerSubscriptionId: string;
+  customerId: string;
+  /** From the metadata the checkout attached; null for a subscription made elsewhere. */
+  referenceId: string | null;
+  /** The plan of the subscribed price or product; null when it is none of ours. */
+  plan: PlanId | null;
+  billingInterval: "month" | "year" | null;
+  status: string;
+  periodStart: Date | null;
+  periodEnd: Date | null;
+  trialStart: Date | null;
+  trialEnd: Date | null;
+  cancelAtPeriodEnd: boolean;
+  cancelAt: Date | null;
+  seats: number | null;
+}
+
+/** A verified webhook delivery. */
+export interface ProviderEvent {
+  /** The provider's event id (replays carry the same one). */
+  id: string;
+  type: string;
+  /** When the provider produced the event: orders deliveries that arrive out of order. */
+  occurredAt: Date;
+  /** The subscription the event carries, or null for an event the product ignores. */
+  subscription: ProviderSubscription | null;
+}
+
+export interface CheckoutRequest {
+  customerId: string;
+  reference: BillingReference;
+  plan: Exclude<PlanId, "free">;
+  interval: BillingInterval;
+  seats: number;
+  /** Days of free trial, 0 for none (a reference gets one trial only). */
+  trialDays: number;
+  successUrl: string;
+  cancelUrl: string;
+  locale: string;
+}
+
+export interface PaymentProvider {
+  readonly id: ProviderId;
+  /** Makes the customer a checkout needs; its id is remembered on the user or organization. */
+  createCustomer(reference: BillingReference): Promise<string>;
+  /** Undoes createCustomer when the checkout that needed it failed. */
+  deleteCustomer(customerId: string): Promise<void>;
+  /** A hosted checkout; `raw` is the provider's own object (the Stripe contract returns it). */
+  createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string; raw: unknown }>;
+  /** The provider's customer portal. */
+  createPortal(customerId: string, returnUrl: string): Promise<string>;
+  /** Schedules (true) or undoes (false) the end of a subscription at its period end. */
+  setCancelAtPeriodEnd(
+    providerSubscriptionId: string,
+    cancel: boolean,
+  ): Promise<{ subscription: ProviderSubscription; raw: unknown }>;
+  /**
+   * Verifies a webhook delivery against the configured secret and reads it. Throws
+   * WebhookSignatureError when the signature (or the payload it covers) is not genuine.
+   */
+  parseWebhook(payload: string, headers: Headers): ProviderEvent;
+}
+
+export class WebhookSignatureError extends Error {}
+
+/** Thrown (wrapped) when the provider cannot be reached or refuses a call. */
+export class ProviderUnavailableError extends Error {}
+
+/** Timeout for every call to a provider: a checkout must not hang on a slow API. */
+export const PROVIDER_TIMEOUT_MS = 5_000;
