@@ -5,7 +5,7 @@
  */
 import { Prisma, prisma } from "~/server/db.server";
 
-export type AuditCategory = "auth" | "email" | "organization" | "billing" | "admin";
+export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin";
 
 export interface AuditEvent {
   userId?: string | null;

@@ -354,6 +354,23 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
       : ["ADMIN_EMAIL", "ADMIN_PASSWORD"];
     problems.push(`${missing}: is required when ${present} is set`);
   }
+  // Production sells through the chosen provider only: its keys and every plan's price must
+  // be there; the other provider's variables are ignored.
+  if (isProduction) {
+    const provider = input.PAYMENT_PROVIDER === "polar" ? "POLAR" : "STRIPE";
+    const keys =
+      provider === "POLAR"
+        ? ["POLAR_ACCESS_TOKEN", "POLAR_WEBHOOK_SECRET"]
+        : ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"];
+    const ids = ["PRO_MONTHLY", "PRO_YEARLY", "TEAM_MONTHLY", "TEAM_YEARLY"].map(
+      (plan) => `${provider}_${provider === "POLAR" ? "PRODUCT" : "PRICE"}_${plan}`,
+    );
+    for (const variable of [...keys, ...ids]) {
+      if (!input[variable]) {
+        problems.push(`${variable}: is required in production when PAYMENT_PROVIDER is ${provider.toLowerCase()}`);
+      }
+    }
+  }
   for (const id of SOCIAL_PROVIDER_IDS) {
     const idVar = `${id.toUpperCase()}_CLIENT_ID`;
     const secretVar = `${id.toUpperCase()}_CLIENT_SECRET`;

@@ -71,6 +71,26 @@ const entries = {
   LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: { status: 401, message: "Account not linked - different emails not allowed" },
   LINKING_FAILED: { status: 417, message: "Account not linked - unable to create account" },
 
+  // ---- subscriptions (better-auth's Stripe plugin codes, shared by both providers) ----
+  SUBSCRIPTION_NOT_FOUND: { status: 400, message: "Subscription not found" },
+  SUBSCRIPTION_PLAN_NOT_FOUND: { status: 400, message: "Subscription plan not found" },
+  ALREADY_SUBSCRIBED_PLAN: { status: 400, message: "You're already subscribed to this plan" },
+  SUBSCRIPTION_NOT_SCHEDULED_FOR_CANCELLATION: {
+    status: 400,
+    message: "Subscription is not scheduled for cancellation",
+  },
+  REFERENCE_ID_NOT_ALLOWED: { status: 400, message: "Reference id is not allowed" },
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING: {
+    status: 403,
+    message: "Only the organization's owners and admins can manage its subscription",
+  },
+  CUSTOMER_NOT_FOUND: { status: 400, message: "Customer not found" },
+  PAYMENT_PROVIDER_UNAVAILABLE: {
+    status: 502,
+    message: "The payment provider could not be reached. Nothing was charged; please try again.",
+  },
+  INVALID_WEBHOOK_SIGNATURE: { status: 400, message: "Invalid webhook signature" },
+
   // ---- organizations (better-auth's organization plugin) ----
   YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_ORGANIZATION: {
     status: 403,

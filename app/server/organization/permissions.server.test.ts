@@ -13,6 +13,8 @@ const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   ["team", "create", true, true, false],
   ["team", "update", true, true, false],
   ["team", "delete", true, true, false],
+  // Beyond the spec's table: the organization's subscription (owner or admin only).
+  ["billing", "manage", true, true, false],
 ];
 
 describe("the organization permission table", () => {

@@ -10,6 +10,8 @@ export const PERMISSIONS = {
   member: ["create", "update", "delete"],
   invitation: ["create", "cancel"],
   team: ["create", "update", "delete"],
+  // Subscribing the organization, cancelling, restoring, the billing portal.
+  billing: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 export type Permission = { [R in Resource]: { [K in R]: (typeof PERMISSIONS)[R][number][] } }[Resource];
@@ -24,6 +26,7 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     member: ["create", "update", "delete"],
     invitation: ["create", "cancel"],
     team: ["create", "update", "delete"],
+    billing: ["manage"],
   },
   member: {},
 };

@@ -22,6 +22,7 @@ import { AppError, isAppError } from "~/server/errors.server";
 import { escapeHtml } from "~/lib/html";
 import { withParams } from "~/lib/safe-redirect";
 import type { Locale } from "~/i18n/config";
+import { sessionSubscriptions } from "~/server/billing/billing.server";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
 import { endpoint, param, type Endpoint } from "./endpoint.server";
@@ -107,7 +108,9 @@ export const endpoints: Endpoint[] = [
       headers.set("Cache-Control", "no-store");
       const auth = await session(query);
       if (!auth && hasSessionCookies(request)) cookies.push(...clearSessionCookies());
-      return auth;
+      // The client session state: with the active subscriptions of the user and of its
+      // active organization.
+      return auth && { ...auth, subscriptions: await sessionSubscriptions(auth) };
     },
   }),
 

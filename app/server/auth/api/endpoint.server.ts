@@ -47,6 +47,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   query?: Q;
   /** Also accept application/x-www-form-urlencoded (and multipart) bodies. */
   formBody?: boolean;
+  /** Hand the body over as the exact text received (webhooks: their signature covers it). */
+  rawBody?: boolean;
   /** Overrides the path's rule (rate-limit.server.ts `ruleFor`); false = never limited. */
   rateLimit?: RateLimitRule | false;
   /** A Response is sent as is (plus cookies); anything else is sent as JSON (`null` too). */

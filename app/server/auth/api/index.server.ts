@@ -2,8 +2,8 @@
  * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
  * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
  * management, deletion; social: provider sign-in, callback, linked accounts; organization:
- * organizations and members, invitations, teams), so that adding one never means editing
- * another's file.
+ * organizations and members, invitations, teams; billing: subscriptions and webhooks), so
+ * that adding one never means editing another's file.
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -14,6 +14,7 @@ import { untrustedOriginResponse } from "../origin.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate-limit.server";
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
 import { endpoints as accountEndpoints } from "./account.server";
+import { endpoints as billingEndpoints } from "./billing.server";
 import { endpoints as coreEndpoints } from "./core.server";
 import { endpoints as invitationEndpoints } from "./invitation.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
@@ -45,6 +46,7 @@ const registry: Compiled[] = [
   ...organizationEndpoints,
   ...invitationEndpoints,
   ...teamEndpoints,
+  ...billingEndpoints,
 ].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
@@ -117,6 +119,10 @@ const URL_FIELDS: [field: string, code: ErrorCode][] = [
   ["redirectTo", "INVALID_REDIRECT_URL"],
   ["errorCallbackURL", "INVALID_ERROR_CALLBACK_URL"],
   ["newUserCallbackURL", "INVALID_NEW_USER_CALLBACK_URL"],
+  // Where a payment provider sends the user back (checkout, portal).
+  ["successUrl", "INVALID_REDIRECT_URL"],
+  ["cancelUrl", "INVALID_REDIRECT_URL"],
+  ["returnUrl", "INVALID_REDIRECT_URL"],
 ];
 
 /**
@@ -170,11 +176,19 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
     }
 
     const rawQuery = queryObject(url);
-    const rawBody = method === "POST" ? await readBody(request, endpoint) : undefined;
-    normalizeUrlFields(rawQuery);
-    normalizeUrlFields(rawBody);
-    const body = endpoint.body ? validate(endpoint.body, rawBody ?? {}, "body") : (rawBody ?? {});
-    const query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
+    let body: unknown;
+    let query: unknown;
+    if (endpoint.rawBody) {
+      const text = await request.text();
+      body = endpoint.body ? validate(endpoint.body, text, "body") : text;
+      query = rawQuery;
+    } else {
+      const rawBody = method === "POST" ? await readBody(request, endpoint) : undefined;
+      normalizeUrlFields(rawQuery);
+      normalizeUrlFields(rawBody);
+      body = endpoint.body ? validate(endpoint.body, rawBody ?? {}, "body") : (rawBody ?? {});
+      query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
+    }
 
     let sessionRead: Promise<AuthSession | null> | undefined;
     const session = (options?: GetSessionOptions) =>

@@ -1,0 +1,235 @@
+/**
+ * Subscription endpoints of /api/auth: better-auth's Stripe plugin routes when
+ * PAYMENT_PROVIDER is stripe, the Polar plugin's when it is polar (the other set answers
+ * 404, as if not installed). The verbs are in app/server/billing/billing.server.ts.
+ */
+import { redirect } from "react-router";
+import { z } from "zod";
+import { billingIntervals, plans } from "~/config/plans";
+import {
+  activeProviderId,
+  billingPortal,
+  cancelSubscription,
+  customerState,
+  listSubscriptions,
+  receiveWebhook,
+  referenceInput,
+  restoreSubscription,
+  subscriptionHistory,
+  upgrade,
+  upgradeInput,
+} from "~/server/billing/billing.server";
+import type { ProviderId } from "~/server/billing/provider.server";
+import { loadEnv } from "~/server/env.server";
+import { booleanish } from "../schemas.server";
+import { endpoint, param, type Endpoint } from "./endpoint.server";
+
+/** 404 unless `provider` is the one in use: its routes do not exist otherwise. */
+function only(provider: ProviderId): void {
+  if (activeProviderId() !== provider) throw new Response(null, { status: 404 });
+}
+
+const absolute = (url: string) => new URL(url, loadEnv().BASE_URL).href;
+
+const customerType = z.enum(["user", "organization"]).optional();
+const referenceQuery = z.object({
+  referenceId: param(z.string().min(1).max(128)).optional(),
+  customerType: param(customerType),
+});
+
+/** Polar's checkout names a product by id or by slug: "<plan>" or "<plan>-yearly". */
+function polarPlan(input: { slug?: string; products?: string | string[] }): { plan: string; annual: boolean } {
+  if (input.slug) {
+    const [plan = "", yearly] = input.slug.split("-");
+    return { plan, annual: yearly === "yearly" };
+  }
+  const env = loadEnv();
+  const product = Array.isArray(input.products) ? input.products[0] : input.products;
+  for (const plan of plans) {
+    for (const interval of billingIntervals) {
+      const key = `POLAR_PRODUCT_${plan.id.toUpperCase()}_${interval.toUpperCase()}` as keyof typeof env;
+      if (product && env[key] === product) return { plan: plan.id, annual: interval === "yearly" };
+    }
+  }
+  return { plan: "", annual: false };
+}
+
+export const endpoints: Endpoint[] = [
+  // ---- Stripe ----
+  endpoint({
+    method: "POST",
+    path: "/subscription/upgrade",
+    body: upgradeInput,
+    async handler({ body, meta, requireSession }) {
+      only("stripe");
+      const { url, redirect, raw } = await upgrade(await requireSession(), body, meta);
+      // The contract: the Checkout Session spread with `redirect` (a portal change: {url, redirect}).
+      return { ...(raw as object | undefined), url, redirect };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/subscription/list",
+    query: referenceQuery,
+    async handler({ query, requireSession }) {
+      only("stripe");
+      return listSubscriptions(await requireSession(), query);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/subscription/cancel",
+    body: referenceInput.extend({ returnUrl: z.string(), disableRedirect: z.boolean().default(false) }),
+    async handler({ body, meta, requireSession }) {
+      only("stripe");
+      await cancelSubscription(await requireSession(), body, meta);
+      return { url: absolute(body.returnUrl), redirect: !body.disableRedirect };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/subscription/restore",
+    body: referenceInput,
+    async handler({ body, meta, requireSession }) {
+      only("stripe");
+      return (await restoreSubscription(await requireSession(), body, meta)).raw;
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/subscription/billing-portal",
+    body: z.object({
+      referenceId: z.string().min(1).max(128).optional(),
+      customerType,
+      returnUrl: z.string().optional(),
+      locale: z.string().max(16).optional(),
+      disableRedirect: z.boolean().default(false),
+    }),
+    async handler({ body, requireSession }) {
+      only("stripe");
+      return { url: await billingPortal(await requireSession(), body), redirect: !body.disableRedirect };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/subscription/success",
+    query: z.object({ callbackURL: param(z.string()).optional() }),
+    async handler({ query }) {
+      only("stripe");
+      // callbackURL was checked against the trusted origins by the dispatcher.
+      return redirect(query.callbackURL ?? "/");
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/stripe/webhook",
+    rawBody: true,
+    body: z.string(),
+    rateLimit: false,
+    async handler({ body, request }) {
+      only("stripe");
+      await receiveWebhook("stripe", body, request.headers);
+      return { received: true };
+    },
+  }),
+
+  // ---- Polar ----
+  endpoint({
+    method: "POST",
+    path: "/checkout",
+    body: z.object({
+      products: z.union([z.string(), z.array(z.string())]).optional(),
+      slug: z.string().max(64).optional(),
+      referenceId: z.string().min(1).max(128).optional(),
+      successUrl: z.string().optional(),
+      returnUrl: z.string().optional(),
+      redirect: z.boolean().default(true),
+      locale: z.string().max(16).optional(),
+    }),
+    async handler({ body, meta, requireSession }) {
+      only("polar");
+      const auth = await requireSession();
+      const { plan, annual } = polarPlan(body);
+      const forOrganization = Boolean(body.referenceId && body.referenceId !== auth.user.id);
+      const { url } = await upgrade(
+        auth,
+        {
+          plan,
+          annual,
+          referenceId: body.referenceId,
+          customerType: forOrganization ? "organization" : "user",
+          successUrl: body.successUrl ?? "/",
+          cancelUrl: body.returnUrl ?? "/",
+          returnUrl: body.returnUrl,
+          locale: body.locale,
+          disableRedirect: !body.redirect,
+        },
+        meta,
+      );
+      return { url, redirect: body.redirect };
+    },
+  }),
+
+  ...(["GET", "POST"] as const).map((method) =>
+    endpoint({
+      method,
+      path: "/customer/portal",
+      query: z.object({ redirect: param(booleanish).optional() }),
+      async handler({ query, requireSession }) {
+        only("polar");
+        return { url: await billingPortal(await requireSession(), { returnUrl: "/" }), redirect: query.redirect ?? true };
+      },
+    }),
+  ),
+
+  endpoint({
+    method: "GET",
+    path: "/customer/state",
+    async handler({ requireSession }) {
+      only("polar");
+      return customerState(await requireSession());
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/customer/subscriptions/list",
+    query: z.object({
+      referenceId: param(z.string().min(1).max(128)).optional(),
+      page: param(z.coerce.number().int().min(1)).default(1),
+      limit: param(z.coerce.number().int().min(1).max(100)).default(10),
+      active: param(booleanish).optional(),
+    }),
+    async handler({ query, requireSession }) {
+      only("polar");
+      const auth = await requireSession();
+      const forOrganization = Boolean(query.referenceId && query.referenceId !== auth.user.id);
+      const { items, total } = await subscriptionHistory(auth, {
+        ...query,
+        customerType: forOrganization ? "organization" : "user",
+      });
+      return {
+        result: { items, pagination: { totalCount: total, maxPage: Math.max(1, Math.ceil(total / query.limit)) } },
+      };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/polar/webhooks",
+    rawBody: true,
+    body: z.string(),
+    rateLimit: false,
+    async handler({ body, request }) {
+      only("polar");
+      await receiveWebhook("polar", body, request.headers);
+      return { received: true };
+    },
+  }),
+];

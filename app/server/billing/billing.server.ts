@@ -1,0 +1,521 @@
+/**
+ * Subscriptions: the verbs the pages and the JSON API share (docs/decisions/0012-billing.md).
+ *
+ * - The provider (`PAYMENT_PROVIDER`) is made on first use and only that one: the other
+ *   provider's SDK is never loaded, so its configuration cannot break anything.
+ * - A subscription belongs to a user or to an organization (`referenceId`); only the user
+ *   themself, or an organization's owners and admins, may buy, cancel, restore or manage it.
+ * - The `subscription` table follows the provider's webhooks: each event is applied once
+ *   (webhook_event), and an event older than the last one applied to a subscription is
+ *   ignored, so replays and out-of-order deliveries leave the newest state.
+ * - Customers are made at the first checkout and remembered; a checkout that fails removes
+ *   the customer it had just made, so a failure leaves nothing half-made behind.
+ */
+import { z } from "zod";
+import { plans, type BillingInterval, type PlanId } from "~/config/plans";
+import { isLocale } from "~/i18n/config";
+import { audit } from "~/server/audit.server";
+import { announceRevocation, cacheTrusted } from "~/server/auth/revocation.server";
+import { COOKIE_CACHE_MAX_AGE, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
+import { isUniqueViolation, prisma, type Subscription } from "~/server/db.server";
+import { loadEnv } from "~/server/env.server";
+import { fail } from "~/server/errors.server";
+import { can } from "~/server/organization/permissions.server";
+import {
+  ProviderUnavailableError,
+  WebhookSignatureError,
+  type BillingReference,
+  type CustomerType,
+  type PaymentProvider,
+  type ProviderEvent,
+  type ProviderId,
+  type ProviderSubscription,
+} from "./provider.server";
+
+export const ACTIVE_STATUSES = ["active", "trialing"] as const;
+export const TRIAL_DAYS = 14;
+export const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+
+// ---- the provider ----
+
+let chosen: Promise<PaymentProvider> | undefined;
+
+/** The configured provider; only its module (and SDK) is ever loaded. */
+export function paymentProvider(): Promise<PaymentProvider> {
+  return (chosen ??= (async () => {
+    const env = loadEnv();
+    if (env.PAYMENT_PROVIDER === "polar") return (await import("./polar.server")).createPolarProvider(env);
+    return (await import("./stripe.server")).createStripeProvider(env);
+  })());
+}
+
+export const activeProviderId = (): ProviderId => loadEnv().PAYMENT_PROVIDER;
+
+/** Runs a provider call; a failure or timeout becomes PAYMENT_PROVIDER_UNAVAILABLE (logged). */
+async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailableError)) throw error;
+    console.error(error.message);
+    fail("PAYMENT_PROVIDER_UNAVAILABLE");
+  }
+}
+
+// ---- input ----
+
+export const referenceInput = z.object({
+  referenceId: z.string().min(1).max(128).optional(),
+  customerType: z.enum(["user", "organization"]).optional(),
+  subscriptionId: z.string().min(1).max(128).optional(),
+});
+
+export const upgradeInput = referenceInput.extend({
+  plan: z.string().min(1).max(64),
+  annual: z.boolean().optional(),
+  seats: z.number().int().min(1).max(10_000).optional(),
+  locale: z.string().max(16).optional(),
+  successUrl: z.string().default("/"),
+  cancelUrl: z.string().default("/"),
+  returnUrl: z.string().optional(),
+  disableRedirect: z.boolean().default(false),
+});
+
+type PaidPlanId = Exclude<PlanId, "free">;
+const isPaidPlan = (id: string): id is PaidPlanId => plans.some((plan) => plan.id === id && plan.monthly > 0);
+
+// ---- references ----
+
+/**
+ * Who the call is about. Without a referenceId (or with the caller's own id) it is the
+ * caller; an organization needs customerType "organization" and a member allowed to manage
+ * its billing (its active organization when no id is given).
+ */
+export async function resolveReference(
+  auth: AuthSession,
+  input: { referenceId?: string; customerType?: CustomerType },
+): Promise<BillingReference> {
+  const { user } = auth;
+  const base = { userId: user.id, email: user.email, name: user.name };
+  if (input.customerType !== "organization") {
+    if (input.referenceId && input.referenceId !== user.id) fail("REFERENCE_ID_NOT_ALLOWED");
+    return { ...base, referenceId: user.id, customerType: "user" };
+  }
+  const organizationId = input.referenceId ?? auth.session.activeOrganizationId;
+  if (!organizationId) fail("ORGANIZATION_NOT_FOUND");
+  const member = await prisma.member.findUnique({
+    where: { organizationId_userId: { organizationId, userId: user.id } },
+    select: { role: true, organization: { select: { name: true } } },
+  });
+  if (!member) fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
+  if (!can(member.role, "billing", ["manage"])) fail("YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING");
+  return { ...base, name: member.organization.name, referenceId: organizationId, customerType: "organization" };
+}
+
+/** The customer id remembered for a reference at the active provider, if any. */
+async function storedCustomer(provider: ProviderId, reference: BillingReference): Promise<string | null> {
+  if (provider === "polar") {
+    // Polar's customer is always the buyer (polar.server.ts).
+    const user = await prisma.user.findUnique({ where: { id: reference.userId }, select: { polarCustomerId: true } });
+    return user?.polarCustomerId ?? null;
+  }
+  if (reference.customerType === "organization") {
+    const organization = await prisma.organization.findUnique({
+      where: { id: reference.referenceId },
+      select: { stripeCustomerId: true },
+    });
+    return organization?.stripeCustomerId ?? null;
+  }
+  const user = await prisma.user.findUnique({ where: { id: reference.userId }, select: { stripeCustomerId: true } });
+  return user?.stripeCustomerId ?? null;
+}
+
+/** Remembers a new customer unless one was remembered meanwhile (a concurrent checkout). */
+async function rememberCustomer(provider: ProviderId, reference: BillingReference, customerId: string) {
+  if (provider === "polar") {
+    await prisma.user.updateMany({
+      where: { id: reference.userId, polarCustomerId: null },
+      data: { polarCustomerId: customerId },
+    });
+  } else if (reference.customerType === "organization") {
+    await prisma.organization.updateMany({
+      where: { id: reference.referenceId, stripeCustomerId: null },
+      data: { stripeCustomerId: customerId },
+    });
+  } else {
+    await prisma.user.updateMany({
+      where: { id: reference.userId, stripeCustomerId: null },
+      data: { stripeCustomerId: customerId },
+    });
+  }
+}
+
+// ---- reading ----
+
+export function activeSubscriptions(referenceIds: string[]): Promise<Subscription[]> {
+  return prisma.subscription.findMany({
+    where: { referenceId: { in: referenceIds }, status: { in: [...ACTIVE_STATUSES] } },
+    orderBy: { createdAt: "asc" },
+  });
+}
+
+const planOf = (id: string) => plans.find((plan) => plan.id === id);
+
+/** A row as the wire contract shows it (better-auth's Stripe plugin names, with limits). */
+export function subscriptionOut(row: Subscription) {
+  const plan = planOf(row.plan);
+  const stripe = row.provider === "stripe";
+  return {
+    id: row.id,
+    plan: row.plan,
+    referenceId: row.referenceId,
+    provider: row.provider,
+    status: row.status,
+    periodStart: row.periodStart,
+    periodEnd: row.periodEnd,
+    trialStart: row.trialStart,
+    trialEnd: row.trialEnd,
+    cancelAtPeriodEnd: row.cancelAtPeriodEnd,
+    cancelAt: row.cancelAt,
+    seats: row.seats,
+    billingInterval: row.billingInterval,
+    customerId: row.customerId,
+    ...(stripe
+      ? { stripeCustomerId: row.customerId, stripeSubscriptionId: row.providerSubscriptionId }
+      : { polarCustomerId: row.customerId, polarSubscriptionId: row.providerSubscriptionId }),
+    limits: plan ? { seats: plan.seats, features: [...plan.features] } : null,
+    createdAt: row.createdAt,
+    updatedAt: row.updatedAt,
+  };
+}
+export type SubscriptionOut = ReturnType<typeof subscriptionOut>;
+
+export async function listSubscriptions(
+  auth: AuthSession,
+  input: { referenceId?: string; customerType?: CustomerType },
+): Promise<SubscriptionOut[]> {
+  const reference = await resolveReference(auth, input);
+  return (await activeSubscriptions([reference.referenceId])).map(subscriptionOut);
+}
+
+/** A page of the reference's subscriptions, newest first (all, or only the active ones). */
+export async function subscriptionHistory(
+  auth: AuthSession,
+  input: { referenceId?: string; customerType?: CustomerType; page: number; limit: number; active?: boolean },
+): Promise<{ items: SubscriptionOut[]; total: number }> {
+  const reference = await resolveReference(auth, input);
+  const where = {
+    referenceId: reference.referenceId,
+    ...(input.active ? { status: { in: [...ACTIVE_STATUSES] } } : {}),
+  };
+  const [rows, total] = await Promise.all([
+    prisma.subscription.findMany({
+      where,
+      orderBy: { createdAt: "desc" },
+      skip: (input.page - 1) * input.limit,
+      take: input.limit,
+    }),
+    prisma.subscription.count({ where }),
+  ]);
+  return { items: rows.map(subscriptionOut), total };
+}
+
+/** Polar's customer state for the caller, from the subscriptions its webhooks recorded here. */
+export async function customerState(auth: AuthSession) {
+  const user = await prisma.user.findUnique({ where: { id: auth.user.id }, select: { polarCustomerId: true } });
+  return {
+    id: user?.polarCustomerId ?? null,
+    externalId: auth.user.id,
+    email: auth.user.email,
+    name: auth.user.name,
+    activeSubscriptions: (await activeSubscriptions([auth.user.id])).map(subscriptionOut),
+    grantedBenefits: [],
+    activeMeters: [],
+  };
+}
+
+// The session's subscriptions (get-session, the user menu) are read often: they are kept a
+// cookie-cache lifetime per reference, and not trusted for a user whose billing changed on
+// any instance (the webhook announces it like a revocation, revocation.server.ts).
+const MEMO_MAX = 10_000;
+const memo = new Map<string, { rows: Subscription[]; until: number }>();
+
+/** The active subscriptions of the session's user and of its active organization. */
+export async function sessionSubscriptions(auth: AuthSession): Promise<SubscriptionOut[]> {
+  const ids = [auth.user.id, auth.session.activeOrganizationId].filter((id): id is string => Boolean(id));
+  const now = Date.now();
+  const trusted = cacheTrusted(auth.user.id);
+  const missing = ids.filter((id) => !trusted || (memo.get(id)?.until ?? 0) <= now);
+  if (missing.length > 0) {
+    const rows = await activeSubscriptions(missing);
+    if (memo.size + missing.length > MEMO_MAX) memo.clear();
+    for (const id of missing) {
+      memo.set(id, { rows: rows.filter((row) => row.referenceId === id), until: now + COOKIE_CACHE_MAX_AGE * 1000 });
+    }
+  }
+  return ids.flatMap((id) => memo.get(id)!.rows).map(subscriptionOut);
+}
+
+/** Tells every instance that the subscriptions of `referenceId` changed. */
+async function announceChange(referenceId: string): Promise<void> {
+  memo.delete(referenceId);
+  const members = await prisma.member.findMany({ where: { organizationId: referenceId }, select: { userId: true } });
+  const userIds = members.length > 0 ? members.map((member) => member.userId) : [referenceId];
+  for (const userId of userIds) await announceRevocation(prisma, userId);
+}
+
+// ---- checkout ----
+
+function absolute(url: string): string {
+  return new URL(url, loadEnv().BASE_URL).href;
+}
+
+/**
+ * Starts a checkout for `plan`, or, when the reference already has an active subscription
+ * to another plan, sends the user to the provider's portal to change it. Returns the
+ * provider's checkout object (Stripe's contract spreads it) with `url` and `redirect`.
+ */
+export async function upgrade(
+  auth: AuthSession,
+  input: z.infer<typeof upgradeInput>,
+  meta: RequestMeta,
+): Promise<{ url: string; redirect: boolean; raw?: unknown }> {
+  if (!isPaidPlan(input.plan)) fail("SUBSCRIPTION_PLAN_NOT_FOUND");
+  const plan = input.plan;
+  const interval: BillingInterval = input.annual ? "yearly" : "monthly";
+  const reference = await resolveReference(auth, input);
+  const provider = await paymentProvider();
+  const redirect = !input.disableRedirect;
+
+  const [current] = await activeSubscriptions([reference.referenceId]);
+  if (current) {
+    const sameInterval = current.billingInterval === (interval === "yearly" ? "year" : "month");
+    if (current.plan === plan && sameInterval) fail("ALREADY_SUBSCRIBED_PLAN");
+    if (!current.customerId) fail("CUSTOMER_NOT_FOUND");
+    const url = await viaProvider(() =>
+      provider.createPortal(current.customerId!, absolute(input.returnUrl ?? input.successUrl)),
+    );
+    return { url, redirect };
+  }
+
+  const stored = await storedCustomer(provider.id, reference);
+  const customerId = stored ?? (await viaProvider(() => provider.createCustomer(reference)));
+  const hadTrial = await prisma.subscription.count({
+    where: { referenceId: reference.referenceId, trialStart: { not: null } },
+  });
+  let checkout: Awaited<ReturnType<PaymentProvider["createCheckout"]>>;
+  try {
+    checkout = await viaProvider(() =>
+      provider.createCheckout({
+        customerId,
+        reference,
+        plan,
+        interval,
+        seats: input.seats ?? planOf(plan)!.seats,
+        trialDays: hadTrial > 0 ? 0 : TRIAL_DAYS,
+        successUrl: absolute(input.successUrl),
+        cancelUrl: absolute(input.cancelUrl),
+        locale: input.locale && isLocale(input.locale) ? input.locale : "en",
+      }),
+    );
+  } catch (error) {
+    if (!stored) {
+      await provider.deleteCustomer(customerId).catch((cleanup: Error) => console.error(cleanup.message));
+    }
+    await audit({
+      userId: auth.user.id,
+      category: "payment",
+      action: "checkout",
+      status: "failure",
+      targetType: reference.customerType,
+      targetId: reference.referenceId,
+      details: { provider: provider.id, plan, interval },
+      meta,
+    });
+    throw error;
+  }
+  if (!stored) await rememberCustomer(provider.id, reference, customerId);
+  await audit({
+    userId: auth.user.id,
+    category: "payment",
+    action: "checkout",
+    status: "success",
+    targetType: reference.customerType,
+    targetId: reference.referenceId,
+    details: { provider: provider.id, plan, interval, checkoutId: checkout.id },
+    meta,
+  });
+  return { url: checkout.url, redirect, raw: checkout.raw };
+}
+
+// ---- managing a subscription ----
+
+/** The reference's active subscription (the one named, else its first). */
+async function findActive(reference: BillingReference, subscriptionId: string | undefined): Promise<Subscription> {
+  const rows = await activeSubscriptions([reference.referenceId]);
+  const row = subscriptionId
+    ? rows.find((candidate) => candidate.id === subscriptionId || candidate.providerSubscriptionId === subscriptionId)
+    : rows[0];
+  if (!row?.providerSubscriptionId) fail("SUBSCRIPTION_NOT_FOUND");
+  return row;
+}
+
+type ManageInput = z.infer<typeof referenceInput>;
+
+async function setCancellation(
+  auth: AuthSession,
+  input: ManageInput,
+  cancel: boolean,
+  meta: RequestMeta,
+): Promise<{ row: Subscription; raw: unknown }> {
+  const reference = await resolveReference(auth, input);
+  const row = await findActive(reference, input.subscriptionId);
+  if (!cancel && !row.cancelAtPeriodEnd) fail("SUBSCRIPTION_NOT_SCHEDULED_FOR_CANCELLATION");
+  const provider = await paymentProvider();
+  const { subscription, raw } = await viaProvider(() =>
+    provider.setCancelAtPeriodEnd(row.providerSubscriptionId!, cancel),
+  );
+  // The provider's answer is the newest state: show it at once. lastEventAt stays the
+  // provider's clock: the webhook that follows confirms this state.
+  const updated = await prisma.subscription.update({ where: { id: row.id }, data: stateOf(subscription) });
+  await announceChange(row.referenceId);
+  await audit({
+    userId: auth.user.id,
+    category: "payment",
+    action: cancel ? "cancel-subscription" : "restore-subscription",
+    status: "success",
+    targetType: "subscription",
+    targetId: row.id,
+    details: { provider: provider.id, referenceId: row.referenceId, plan: row.plan },
+    meta,
+  });
+  return { row: updated, raw };
+}
+
+/** Cancels at the end of the period (the subscription stays active until then). */
+export const cancelSubscription = (auth: AuthSession, input: ManageInput, meta: RequestMeta) =>
+  setCancellation(auth, input, true, meta);
+
+/** Undoes a pending cancellation (the spec's subscription-restore). */
+export const restoreSubscription = (auth: AuthSession, input: ManageInput, meta: RequestMeta) =>
+  setCancellation(auth, input, false, meta);
+
+/** The provider's billing portal for the reference's customer. */
+export async function billingPortal(
+  auth: AuthSession,
+  input: { referenceId?: string; customerType?: CustomerType; returnUrl?: string },
+): Promise<string> {
+  const reference = await resolveReference(auth, input);
+  const provider = await paymentProvider();
+  const [current] = await activeSubscriptions([reference.referenceId]);
+  const customerId = current?.customerId ?? (await storedCustomer(provider.id, reference));
+  if (!customerId) fail("CUSTOMER_NOT_FOUND");
+  return viaProvider(() => provider.createPortal(customerId, absolute(input.returnUrl ?? "/")));
+}
+
+// ---- webhooks ----
+
+function stateOf(subscription: ProviderSubscription) {
+  return {
+    status: subscription.status,
+    periodStart: subscription.periodStart,
+    periodEnd: subscription.periodEnd,
+    trialStart: subscription.trialStart,
+    trialEnd: subscription.trialEnd,
+    cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+    cancelAt: subscription.cancelAt,
+    seats: subscription.seats,
+    billingInterval: subscription.billingInterval,
+    customerId: subscription.customerId,
+  };
+}
+
+export type WebhookOutcome = "applied" | "duplicate" | "stale" | "ignored";
+
+/**
+ * Verifies and applies one delivery for `providerId`'s webhook URL. A delivery to the URL of
+ * the provider not in use is refused like a bad signature (nothing of it is trusted).
+ */
+export async function receiveWebhook(providerId: ProviderId, payload: string, headers: Headers) {
+  if (activeProviderId() !== providerId) fail("INVALID_WEBHOOK_SIGNATURE");
+  const provider = await paymentProvider();
+  let event: ProviderEvent;
+  try {
+    event = provider.parseWebhook(payload, headers);
+  } catch (error) {
+    if (error instanceof WebhookSignatureError) fail("INVALID_WEBHOOK_SIGNATURE");
+    throw error;
+  }
+  return applyEvent(providerId, event);
+}
+
+async function referenceOfCustomer(provider: ProviderId, customerId: string): Promise<string | null> {
+  if (provider === "polar") {
+    return (await prisma.user.findUnique({ where: { polarCustomerId: customerId }, select: { id: true } }))?.id ?? null;
+  }
+  const user = await prisma.user.findUnique({ where: { stripeCustomerId: customerId }, select: { id: true } });
+  if (user) return user.id;
+  const organization = await prisma.organization.findUnique({
+    where: { stripeCustomerId: customerId },
+    select: { id: true },
+  });
+  return organization?.id ?? null;
+}
+
+async function applyEvent(provider: ProviderId, event: ProviderEvent): Promise<WebhookOutcome> {
+  const key = `${provider}:${event.id}`;
+  if (await prisma.webhookEvent.findUnique({ where: { id: key }, select: { id: true } })) return "duplicate";
+  const incoming = event.subscription;
+  const existing = incoming
+    ? await prisma.subscription.findUnique({ where: { providerSubscriptionId: incoming.providerSubscriptionId } })
+    : null;
+  const referenceId =
+    existing?.referenceId ??
+    incoming?.referenceId ??
+    (incoming ? await referenceOfCustomer(provider, incoming.customerId) : null);
+  const plan = incoming?.plan ?? existing?.plan ?? null;
+
+  let outcome: WebhookOutcome;
+  try {
+    outcome = await prisma.$transaction(async (tx) => {
+      // The event's row first: of two concurrent deliveries, the second fails here.
+      await tx.webhookEvent.create({ data: { id: key, type: event.type } });
+      if (!incoming || !referenceId || !plan) return "ignored";
+      if (existing?.lastEventAt && existing.lastEventAt > event.occurredAt) return "stale";
+      const data = { ...stateOf(incoming), plan, lastEventAt: event.occurredAt };
+      await tx.subscription.upsert({
+        where: { providerSubscriptionId: incoming.providerSubscriptionId },
+        create: { ...data, referenceId, provider, providerSubscriptionId: incoming.providerSubscriptionId },
+        update: data,
+      });
+      return "applied";
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) return "duplicate";
+    throw error;
+  }
+
+  if (outcome === "applied" && referenceId && incoming) {
+    await announceChange(referenceId);
+    await audit({
+      userId: null,
+      category: "payment",
+      action: "webhook",
+      status: "success",
+      targetType: "subscription",
+      targetId: incoming.providerSubscriptionId,
+      details: {
+        provider,
+        event: event.type,
+        eventId: event.id,
+        referenceId,
+        plan,
+        status: incoming.status,
+        cancelAtPeriodEnd: incoming.cancelAtPeriodEnd,
+      },
+      meta: { ipAddress: null, userAgent: null },
+    });
+  }
+  return outcome;
+}
+

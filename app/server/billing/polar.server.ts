@@ -1,0 +1,144 @@
+/**
+ * Polar, through the official SDK. POLAR_API_BASE_URL points it elsewhere (the test suite's
+ * stand-in); every call has a 5 s timeout and no automatic retry. Webhooks are Standard
+ * Webhooks, verified by the SDK's `validateEvent`.
+ *
+ * Polar keeps one customer per email, so the customer is always the buying user (external
+ * id = user id); an organization's subscription names the organization in its metadata.
+ */
+import { Polar } from "@polar-sh/sdk";
+import type { Subscription } from "@polar-sh/sdk/models/components/subscription.js";
+import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
+import { validateEvent } from "@polar-sh/sdk/webhooks.js";
+import type { BillingInterval, PlanId } from "~/config/plans";
+import type { Env } from "~/server/env.server";
+import {
+  PROVIDER_TIMEOUT_MS,
+  ProviderUnavailableError,
+  WebhookSignatureError,
+  type PaymentProvider,
+  type ProviderSubscription,
+} from "./provider.server";
+
+type ProductIds = Partial<Record<`${Exclude<PlanId, "free">}:${BillingInterval}`, string>>;
+
+async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    throw new ProviderUnavailableError(`Polar ${what} failed: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+export function createPolarProvider(env: Env): PaymentProvider {
+  const polar = new Polar({
+    accessToken: env.POLAR_ACCESS_TOKEN ?? "",
+    serverURL: env.POLAR_API_BASE_URL ?? "https://api.polar.sh",
+    timeoutMs: PROVIDER_TIMEOUT_MS,
+    retryConfig: { strategy: "none" },
+  });
+  const products: ProductIds = {
+    "pro:monthly": env.POLAR_PRODUCT_PRO_MONTHLY,
+    "pro:yearly": env.POLAR_PRODUCT_PRO_YEARLY,
+    "team:monthly": env.POLAR_PRODUCT_TEAM_MONTHLY,
+    "team:yearly": env.POLAR_PRODUCT_TEAM_YEARLY,
+  };
+  const planOfProduct = new Map(
+    Object.entries(products)
+      .filter(([, id]) => id)
+      .map(([key, id]) => [id!, key.split(":")[0] as PlanId]),
+  );
+
+  function normalize(subscription: Subscription): ProviderSubscription {
+    const interval = subscription.recurringInterval;
+    const referenceId = subscription.metadata?.referenceId;
+    return {
+      providerSubscriptionId: subscription.id,
+      customerId: subscription.customerId,
+      referenceId: typeof referenceId === "string" && referenceId ? referenceId : null,
+      plan: planOfProduct.get(subscription.productId) ?? null,
+      billingInterval: interval === "month" ? "month" : interval === "year" ? "year" : null,
+      status: subscription.status,
+      periodStart: subscription.currentPeriodStart,
+      periodEnd: subscription.currentPeriodEnd,
+      trialStart: subscription.trialStart,
+      trialEnd: subscription.trialEnd,
+      cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
+      cancelAt: subscription.endsAt ?? subscription.endedAt,
+      seats: subscription.seats ?? null,
+    };
+  }
+
+  return {
+    id: "polar",
+
+    async createCustomer(reference) {
+      // The buyer, whatever the reference: see the header.
+      const customer = await call("customer creation", () =>
+        polar.customers.create({ email: reference.email, name: reference.name, externalId: reference.userId }),
+      );
+      return customer.id;
+    },
+
+    async deleteCustomer(customerId) {
+      await call("customer deletion", () => polar.customers.delete({ id: customerId }));
+    },
+
+    async createCheckout(request) {
+      const product = products[`${request.plan}:${request.interval}`];
+      if (!product) throw new ProviderUnavailableError(`No Polar product is configured for ${request.plan} ${request.interval}`);
+      const checkout = await call("checkout", () =>
+        polar.checkouts.create({
+          products: [product],
+          customerId: request.customerId,
+          successUrl: request.successUrl,
+          returnUrl: request.cancelUrl,
+          locale: request.locale,
+          metadata: {
+            referenceId: request.reference.referenceId,
+            customerType: request.reference.customerType,
+            plan: request.plan,
+            userId: request.reference.userId,
+          },
+          ...(request.trialDays > 0 ? { trialInterval: "day", trialIntervalCount: request.trialDays } : {}),
+        }),
+      );
+      return { id: checkout.id, url: checkout.url, raw: checkout };
+    },
+
+    async createPortal(customerId, returnUrl) {
+      const session = await call("customer portal", () => polar.customerSessions.create({ customerId, returnUrl }));
+      return session.customerPortalUrl;
+    },
+
+    async setCancelAtPeriodEnd(providerSubscriptionId, cancel) {
+      const subscription = await call("subscription update", () =>
+        polar.subscriptions.update({ id: providerSubscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: cancel } }),
+      );
+      return { subscription: normalize(subscription), raw: subscription };
+    },
+
+    parseWebhook(payload, headers) {
+      if (!env.POLAR_WEBHOOK_SECRET) throw new WebhookSignatureError("no webhook secret is configured");
+      const id = headers.get("webhook-id");
+      let event: ReturnType<typeof validateEvent>;
+      try {
+        event = validateEvent(payload, Object.fromEntries(headers), env.POLAR_WEBHOOK_SECRET);
+      } catch (error) {
+        // The signature passed but the SDK cannot read the event (a type newer than the SDK):
+        // genuine, acknowledged, ignored.
+        if (error instanceof SDKValidationError && id) {
+          console.warn(`Polar webhook ${id} ignored: ${error.message}`);
+          return { id, type: "unknown", occurredAt: new Date(), subscription: null };
+        }
+        throw new WebhookSignatureError((error as Error).message);
+      }
+      return {
+        id: id ?? "",
+        type: event.type,
+        occurredAt: event.timestamp,
+        subscription: event.type.startsWith("subscription.") ? normalize(event.data as Subscription) : null,
+      };
+    },
+  };
+}
