@@ -7,6 +7,7 @@ import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { splitLocale } from "~/i18n/config";
 import { NonceProvider } from "~/lib/nonce";
+import { hostedPageOrigins } from "~/server/billing/pages.server";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
 import { cachedPage, pageCacheKey, storePage } from "~/server/page-cache.server";
@@ -14,15 +15,18 @@ import { cachedPage, pageCacheKey, storePage } from "~/server/page-cache.server"
 export const streamTimeout = 5_000;
 
 /**
- * Forms post to us, and social sign-in buttons are followed by a redirect to the provider:
- * browsers hold that redirect to `form-action` too, so the providers' authorization origins
- * are allowed there.
+ * Forms post to us, and social sign-in buttons and checkout forms are followed by a redirect
+ * to the provider: browsers hold that redirect to `form-action` too, so the providers'
+ * authorization origins and the payment provider's hosted pages are allowed there.
  */
 let formActions: string | undefined;
 const formActionSources = () =>
   (formActions ??= [
     "'self'",
-    ...new Set(loadEnv().socialProviders.map((provider) => new URL(provider.authorizationUrl).origin)),
+    ...new Set([
+      ...loadEnv().socialProviders.map((provider) => new URL(provider.authorizationUrl).origin),
+      ...hostedPageOrigins(),
+    ]),
   ].join(" "));
 
 /** One CSP per document: scripts only from us or carrying this response's nonce. */

@@ -21,7 +21,8 @@ import { splitLocale, type Locale } from "~/i18n/config";
 import { useNonce } from "~/lib/nonce";
 import { themeScript } from "~/lib/theme";
 import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
-import { getUser, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/server/auth/guards.server";
+import { getAuthSession, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/server/auth/guards.server";
+import { sessionSubscriptions } from "~/server/billing/billing.server";
 import { originMiddleware } from "~/server/auth/origin.server";
 import { currentBuildId } from "~/server/build-info.server";
 import { loadEnv } from "~/server/env.server";
@@ -52,7 +53,10 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 export async function loader({ request, context }: Route.LoaderArgs) {
   const locale = getLocale(context) as Locale;
-  const user = getUser(context);
+  const auth = getAuthSession(context);
+  const user = auth?.user ?? null;
+  // The user menu's badge: the plan of the user's own subscription, else of the active organization's.
+  const plan = auth ? ((await sessionSubscriptions(auth))[0]?.plan ?? null) : null;
   const { toast, headers } = await getToast(request);
   return data(
     {
@@ -60,7 +64,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       brand: getInstance(context).t("brand"),
       baseUrl: loadEnv().BASE_URL,
       buildId: currentBuildId(),
-      user: user && { name: user.name, email: user.email, image: user.image, isAdmin: isAdmin(user) },
+      user: user && { name: user.name, email: user.email, image: user.image, isAdmin: isAdmin(user), plan },
       toast,
     },
     { headers: headers ?? undefined },

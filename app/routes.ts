@@ -24,6 +24,11 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   ]),
   layout("routes/layouts/menu.tsx", [
     route("profile", "routes/profile.tsx"),
+    route("billing", "routes/billing/billing.tsx"),
+    // Where the provider's checkout returns; it waits for the webhook.
+    route("billing/success", "routes/billing/success.tsx"),
+    // Between the pricing page and the provider's checkout: who pays.
+    route("checkout", "routes/billing/checkout.tsx"),
     route("organizations", "routes/organizations/organizations.tsx"),
     // A static segment wins over :slug, so the slug "new" is refused (organization-forms.ts).
     route("organizations/new", "routes/organizations/new-organization.tsx"),

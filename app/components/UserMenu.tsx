@@ -9,6 +9,8 @@ export interface MenuUser {
   email: string;
   image: string | null;
   isAdmin: boolean;
+  /** The paid plan the badge names ("pro", "team"), or null. */
+  plan: string | null;
 }
 
 export function UserMenu({ user }: { user: MenuUser }) {
@@ -34,11 +36,24 @@ export function UserMenu({ user }: { user: MenuUser }) {
       </summary>
       <div className="absolute right-0 z-40 mt-2 w-56 rounded-md border border-slate-200 bg-white p-1 shadow-lg dark:border-slate-700 dark:bg-slate-900">
         <div className="border-b border-slate-200 px-3 py-2 dark:border-slate-700">
-          <p className="truncate text-sm font-medium">{user.name}</p>
+          <p className="flex items-center gap-2 text-sm font-medium">
+            <span className="truncate">{user.name}</span>
+            {user.plan ? (
+              <span
+                data-testid="plan-badge"
+                className="shrink-0 rounded-full bg-primary-600 px-2 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase"
+              >
+                {t(`plans.${user.plan}`, { defaultValue: user.plan })}
+              </span>
+            ) : null}
+          </p>
           <p className="truncate text-xs text-slate-500">{user.email}</p>
         </div>
         <AppLink to={localize("/profile")} className={item}>
           <Icon name="user" /> {t("nav.profile")}
+        </AppLink>
+        <AppLink to={localize("/billing")} className={item}>
+          <Icon name="credit-card" /> {t("nav.billing")}
         </AppLink>
         {user.isAdmin ? (
           <AppLink to={localize("/admin/dashboard")} className={item}>

@@ -10,3 +10,16 @@ export function numberFormat(locale: string, options: Intl.NumberFormatOptions =
   if (!format) numberFormats.set(key, (format = new Intl.NumberFormat(locale, options)));
   return format;
 }
+
+const dateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * A billing date ("March 4, 2027"). Periods start and end at a moment the provider chose; the
+ * day is shown in UTC, so the server's page and the browser's agree.
+ */
+export function billingDate(locale: string, date: Date): string {
+  let format = dateFormats.get(locale);
+  if (!format)
+    dateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" })));
+  return format.format(date);
+}

@@ -6,9 +6,11 @@ import { AppLink } from "~/components/AppLink";
 import { Footer } from "~/components/Footer";
 import { Icon } from "~/components/Icon";
 import { Navbar } from "~/components/Navbar";
-import { plans, type BillingInterval } from "~/config/plans";
+import { plans, type BillingInterval, type Plan } from "~/config/plans";
 import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { getAuthSession } from "~/server/auth/guards.server";
+import { billingAccounts } from "~/server/billing/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["pricing"] };
@@ -17,11 +19,24 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, context }: Route.LoaderArgs) {
   // The interval lives in the query, so the toggle is a plain link that works without JS.
-  const interval: BillingInterval =
-    new URL(request.url).searchParams.get("interval") === "yearly" ? "yearly" : "monthly";
-  return { interval, meta: pageMeta(context, "pricing") };
+  const url = new URL(request.url);
+  const interval: BillingInterval = url.searchParams.get("interval") === "yearly" ? "yearly" : "monthly";
+  const auth = getAuthSession(context);
+  let current: { plan: string; for: string | null; name: string | null; canManage: boolean } | null = null;
+  if (auth) {
+    // Signed in: the plan of the account shown (the user's own, or ?for= an organization).
+    const accounts = await billingAccounts(auth);
+    const account = accounts.find((candidate) => candidate.referenceId === url.searchParams.get("for")) ?? accounts[0]!;
+    current = {
+      plan: account.subscription?.plan ?? "free",
+      for: account.name ? account.referenceId : null,
+      name: account.name,
+      canManage: account.canManage,
+    };
+  }
+  return { interval, current, meta: pageMeta(context, "pricing") };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
@@ -30,8 +45,8 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export default function Pricing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pricing");
   const locale = useLocale();
-  const localize = useLocalize();
-  const { interval } = loaderData;
+  const { interval, current } = loaderData;
+  const forQuery = current?.for ? `&for=${current.for}` : "";
   const money = numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
   const toggle =
     "rounded-full px-4 py-1.5 text-sm font-medium aria-[current=true]:bg-white aria-[current=true]:shadow-sm dark:aria-[current=true]:bg-slate-700";
@@ -41,15 +56,30 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-20">
         <div className="text-center">
           <h1 className="text-4xl font-bold tracking-tight sm:text-5xl">{t("title")}</h1>
+          {current?.name ? (
+            <p className="mt-3 text-sm font-medium text-primary-700 dark:text-primary-400">
+              {t("forOrganization", { name: current.name })}
+            </p>
+          ) : null}
           <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-300">{t("subtitle")}</p>
           <nav
             aria-label={t("interval.label")}
             className="mt-8 inline-flex rounded-full bg-slate-100 p-1 dark:bg-slate-800"
           >
-            <AppLink to="?interval=monthly" preventScrollReset aria-current={interval === "monthly"} className={toggle}>
+            <AppLink
+              to={`?interval=monthly${forQuery}`}
+              preventScrollReset
+              aria-current={interval === "monthly"}
+              className={toggle}
+            >
               {t("interval.monthly")}
             </AppLink>
-            <AppLink to="?interval=yearly" preventScrollReset aria-current={interval === "yearly"} className={toggle}>
+            <AppLink
+              to={`?interval=yearly${forQuery}`}
+              preventScrollReset
+              aria-current={interval === "yearly"}
+              className={toggle}
+            >
               {t("interval.yearly")}{" "}
               <span className="text-primary-700 dark:text-primary-400">{t("interval.save")}</span>
             </AppLink>
@@ -60,6 +90,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             <li
               key={plan.id}
               data-plan={plan.id}
+              data-current={current?.plan === plan.id || undefined}
               className={`relative flex flex-col rounded-2xl border p-8 ${plan.highlighted ? "border-primary-500 shadow-lg ring-1 ring-primary-500" : "border-slate-200 dark:border-slate-800"}`}
             >
               {plan.highlighted ? (
@@ -73,12 +104,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                 <span className="text-4xl font-bold tracking-tight">{money.format(plan[interval])}</span>
                 <span className="text-sm text-slate-500">{t(interval === "monthly" ? "perMonth" : "perYear")}</span>
               </p>
-              <AppLink
-                to={localize(`/signup?plan=${plan.id}&interval=${interval}`)}
-                className={`mt-8 rounded-md px-4 py-2.5 text-center text-sm font-medium ${plan.highlighted ? "bg-primary-600 text-white hover:bg-primary-700" : "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"}`}
-              >
-                {t(plan.monthly === 0 ? "cta.free" : "cta.paid")}
-              </AppLink>
+              <PlanAction plan={plan} interval={interval} current={current} />
               <ul className="mt-8 space-y-3 text-sm">
                 {plan.features.map((feature) => (
                   <li key={feature} className="flex gap-2">
@@ -106,5 +132,59 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
       </main>
       <Footer />
     </div>
+  );
+}
+
+/**
+ * A plan's call to action. Guests: sign up (free) or sign in and come back to the checkout.
+ * Signed in: the current plan is marked, other paid plans go to the checkout for the account
+ * shown, and managing (or leaving for Free) happens on the billing page. An organization's
+ * plain members are told who can change its plan.
+ */
+function PlanAction({
+  plan,
+  interval,
+  current,
+}: {
+  plan: Plan;
+  interval: BillingInterval;
+  current: { plan: string; for: string | null; canManage: boolean } | null;
+}) {
+  const { t } = useTranslation("pricing");
+  const localize = useLocalize();
+  const base = "mt-8 rounded-md px-4 py-2.5 text-center text-sm font-medium";
+  const style = `${base} ${plan.highlighted ? "bg-primary-600 text-white hover:bg-primary-700" : "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"}`;
+  const checkout = `/checkout?plan=${plan.id}&interval=${interval}${current?.for ? `&for=${current.for}` : ""}`;
+  if (!current) {
+    const to =
+      plan.monthly === 0 ? localize("/signup") : localize(`/signin?redirect=${encodeURIComponent(localize(checkout))}`);
+    return (
+      <AppLink to={to} className={style}>
+        {t(plan.monthly === 0 ? "cta.free" : "cta.paid")}
+      </AppLink>
+    );
+  }
+  if (current.plan === plan.id) {
+    return (
+      <p
+        className={`${base} border border-primary-500 text-primary-700 dark:text-primary-300`}
+        data-testid="current-plan"
+      >
+        {t("cta.current")}
+      </p>
+    );
+  }
+  if (!current.canManage) return <p className={`${base} text-slate-500`}>{t("cta.askAdmin")}</p>;
+  if (plan.monthly === 0) {
+    return (
+      <AppLink to={localize("/billing")} className={style}>
+        {t("cta.manage")}
+      </AppLink>
+    );
+  }
+  return (
+    <AppLink to={localize(checkout)} className={style}>
+      {t(current.plan === "free" ? "cta.paid" : "cta.switch")}
+    </AppLink>
   );
 }

@@ -24,6 +24,7 @@ export async function loader({ context }: Route.LoaderArgs) {
 const menu: { path: string; labelKey: string; icon: IconName }[] = [
   { path: "/profile", labelKey: "pages.profile", icon: "user" },
   { path: "/organizations", labelKey: "pages.organizations", icon: "users" },
+  { path: "/billing", labelKey: "pages.billing", icon: "credit-card" },
 ];
 
 export default function MenuLayout({ loaderData }: Route.ComponentProps) {

@@ -112,6 +112,12 @@ export async function resolveReference(
   return { ...base, name: member.organization.name, referenceId: organizationId, customerType: "organization" };
 }
 
+/** A page form names who pays by id only: the user's own, else one of their organizations. */
+export const referenceOf = (auth: AuthSession, referenceId: string) => ({
+  referenceId,
+  customerType: (referenceId === auth.user.id ? "user" : "organization") as CustomerType,
+});
+
 /** The customer id remembered for a reference at the active provider, if any. */
 async function storedCustomer(provider: ProviderId, reference: BillingReference): Promise<string | null> {
   if (provider === "polar") {
@@ -518,4 +524,3 @@ async function applyEvent(provider: ProviderId, event: ProviderEvent): Promise<W
   }
   return outcome;
 }
-

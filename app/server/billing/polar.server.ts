@@ -86,7 +86,8 @@ export function createPolarProvider(env: Env): PaymentProvider {
 
     async createCheckout(request) {
       const product = products[`${request.plan}:${request.interval}`];
-      if (!product) throw new ProviderUnavailableError(`No Polar product is configured for ${request.plan} ${request.interval}`);
+      if (!product)
+        throw new ProviderUnavailableError(`No Polar product is configured for ${request.plan} ${request.interval}`);
       const checkout = await call("checkout", () =>
         polar.checkouts.create({
           products: [product],

@@ -104,7 +104,8 @@ export function createStripeProvider(env: Env): PaymentProvider {
 
     async createCheckout(request) {
       const price = prices[`${request.plan}:${request.interval}`];
-      if (!price) throw new ProviderUnavailableError(`No Stripe price is configured for ${request.plan} ${request.interval}`);
+      if (!price)
+        throw new ProviderUnavailableError(`No Stripe price is configured for ${request.plan} ${request.interval}`);
       const metadata = {
         referenceId: request.reference.referenceId,
         customerType: request.reference.customerType,

@@ -183,7 +183,10 @@ export const endpoints: Endpoint[] = [
       query: z.object({ redirect: param(booleanish).optional() }),
       async handler({ query, requireSession }) {
         only("polar");
-        return { url: await billingPortal(await requireSession(), { returnUrl: "/" }), redirect: query.redirect ?? true };
+        return {
+          url: await billingPortal(await requireSession(), { returnUrl: "/" }),
+          redirect: query.redirect ?? true,
+        };
       },
     }),
   ),
