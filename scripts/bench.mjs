@@ -50,8 +50,16 @@ const server = spawn(process.execPath, startArgs, {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT: "off",
-    // Production requires a mail server; the benchmark never sends mail.
+    // Production requires a mail server and the payment provider's keys; the benchmark
+    // never sends mail nor calls the provider.
     SMTP_URL: "smtp://127.0.0.1:9",
+    STRIPE_SECRET_KEY: "sk_test_benchmark",
+    STRIPE_WEBHOOK_SECRET: "whsec_benchmark",
+    STRIPE_API_BASE_URL: "http://127.0.0.1:9",
+    STRIPE_PRICE_PRO_MONTHLY: "price_pro_monthly",
+    STRIPE_PRICE_PRO_YEARLY: "price_pro_yearly",
+    STRIPE_PRICE_TEAM_MONTHLY: "price_team_monthly",
+    STRIPE_PRICE_TEAM_YEARLY: "price_team_yearly",
   },
   stdio: ["ignore", "ignore", "inherit"],
 });

@@ -6,6 +6,22 @@ import { DEMO_ADMIN, formatProblems, parseEnv, readOrCreateDevSecret, type Env }
 
 const SECRET = "s".repeat(32);
 const SMTP = "smtp://user:pass@mail.example.com:587";
+const STRIPE = {
+  STRIPE_SECRET_KEY: "sk_live_123",
+  STRIPE_WEBHOOK_SECRET: "whsec_123",
+  STRIPE_PRICE_PRO_MONTHLY: "price_pm",
+  STRIPE_PRICE_PRO_YEARLY: "price_py",
+  STRIPE_PRICE_TEAM_MONTHLY: "price_tm",
+  STRIPE_PRICE_TEAM_YEARLY: "price_ty",
+};
+const POLAR = {
+  POLAR_ACCESS_TOKEN: "polar_oat_123",
+  POLAR_WEBHOOK_SECRET: "polar_whs_123",
+  POLAR_PRODUCT_PRO_MONTHLY: "prod-pm",
+  POLAR_PRODUCT_PRO_YEARLY: "prod-py",
+  POLAR_PRODUCT_TEAM_MONTHLY: "prod-tm",
+  POLAR_PRODUCT_TEAM_YEARLY: "prod-ty",
+};
 
 function ok(source: Record<string, string | undefined>): Env {
   const result = parseEnv(source, { devSecret: () => "dev-secret" });
@@ -92,30 +108,33 @@ describe("parseEnv defaults", () => {
 
 describe("parseEnv in production", () => {
   it("requires AUTH_SECRET", () => {
-    expect(problems({ NODE_ENV: "production", SMTP_URL: SMTP })).toEqual([
+    expect(problems({ NODE_ENV: "production", ...STRIPE, SMTP_URL: SMTP })).toEqual([
       expect.stringMatching(/^AUTH_SECRET: is required in production/),
     ]);
-    expect(problems({ NODE_ENV: "production", SMTP_URL: SMTP, AUTH_SECRET: "short" })).toEqual([
+    expect(problems({ NODE_ENV: "production", ...STRIPE, SMTP_URL: SMTP, AUTH_SECRET: "short" })).toEqual([
       "AUTH_SECRET: must be at least 32 characters long in production",
     ]);
   });
 
   it("requires SMTP_URL: the development outbox is no place for live tokens", () => {
     const expected = expect.stringMatching(/^SMTP_URL: is required in production \(e\.g\. smtp:\/\/.*\): .*emails/);
-    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET })).toEqual([expected]);
-    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "  " })).toEqual([expected]);
-    expect(problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: "http://mail" })).toEqual([
+    expect(problems({ NODE_ENV: "production", ...STRIPE, AUTH_SECRET: SECRET })).toEqual([expected]);
+    expect(problems({ NODE_ENV: "production", ...STRIPE, AUTH_SECRET: SECRET, SMTP_URL: "  " })).toEqual([expected]);
+    expect(problems({ NODE_ENV: "production", ...STRIPE, AUTH_SECRET: SECRET, SMTP_URL: "http://mail" })).toEqual([
       expect.stringMatching(/^SMTP_URL: must be a smtp\/smtps URL/),
     ]);
     // Reported together with the other problems, not one at a time.
-    expect(problems({ NODE_ENV: "production" }).map((line) => line.split(":")[0])).toEqual(["AUTH_SECRET", "SMTP_URL"]);
-    expect(ok({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP }).SMTP_URL).toBe(SMTP);
+    expect(problems({ NODE_ENV: "production", ...STRIPE }).map((line) => line.split(":")[0])).toEqual([
+      "AUTH_SECRET",
+      "SMTP_URL",
+    ]);
+    expect(ok({ NODE_ENV: "production", ...STRIPE, AUTH_SECRET: SECRET, SMTP_URL: SMTP }).SMTP_URL).toBe(SMTP);
     // Outside production the outbox stays the default.
     expect(ok({ NODE_ENV: "test" }).SMTP_URL).toBeUndefined();
   });
 
   it("has no demo admin, rate limiting on, and accepts a configured admin", () => {
-    const bare = ok({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP });
+    const bare = ok({ NODE_ENV: "production", ...STRIPE, AUTH_SECRET: SECRET, SMTP_URL: SMTP });
     expect(bare.admin).toBeNull();
     expect(bare.RATE_LIMIT).toBe(true);
     expect(bare.isProduction).toBe(true);
@@ -123,6 +142,7 @@ describe("parseEnv in production", () => {
 
     const withAdmin = ok({
       NODE_ENV: "production",
+      ...STRIPE,
       AUTH_SECRET: SECRET,
       SMTP_URL: SMTP,
       ADMIN_EMAIL: "root@example.com",
@@ -133,9 +153,38 @@ describe("parseEnv in production", () => {
     expect(withAdmin.RATE_LIMIT).toBe(false);
   });
 
+  it("requires the chosen payment provider's keys and ids, and ignores the other's", () => {
+    const bare = { NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP };
+    expect(problems(bare)).toEqual([
+      "STRIPE_SECRET_KEY: is required in production when PAYMENT_PROVIDER is stripe",
+      "STRIPE_WEBHOOK_SECRET: is required in production when PAYMENT_PROVIDER is stripe",
+      "STRIPE_PRICE_PRO_MONTHLY: is required in production when PAYMENT_PROVIDER is stripe",
+      "STRIPE_PRICE_PRO_YEARLY: is required in production when PAYMENT_PROVIDER is stripe",
+      "STRIPE_PRICE_TEAM_MONTHLY: is required in production when PAYMENT_PROVIDER is stripe",
+      "STRIPE_PRICE_TEAM_YEARLY: is required in production when PAYMENT_PROVIDER is stripe",
+    ]);
+    // Polar chosen: Stripe's variables are not asked for, Polar's are.
+    expect(problems({ ...bare, PAYMENT_PROVIDER: "polar", POLAR_ACCESS_TOKEN: "polar_oat_x" })).toEqual([
+      "POLAR_WEBHOOK_SECRET: is required in production when PAYMENT_PROVIDER is polar",
+      "POLAR_PRODUCT_PRO_MONTHLY: is required in production when PAYMENT_PROVIDER is polar",
+      "POLAR_PRODUCT_PRO_YEARLY: is required in production when PAYMENT_PROVIDER is polar",
+      "POLAR_PRODUCT_TEAM_MONTHLY: is required in production when PAYMENT_PROVIDER is polar",
+      "POLAR_PRODUCT_TEAM_YEARLY: is required in production when PAYMENT_PROVIDER is polar",
+    ]);
+    expect(ok({ ...bare, ...POLAR, PAYMENT_PROVIDER: "polar" }).PAYMENT_PROVIDER).toBe("polar");
+    // Outside production nothing is required: checkout answers a clear error instead.
+    expect(ok({ NODE_ENV: "test" }).STRIPE_SECRET_KEY).toBeUndefined();
+  });
+
   it("requires both admin variables when one is set", () => {
     expect(
-      problems({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP, ADMIN_EMAIL: "root@example.com" }),
+      problems({
+        NODE_ENV: "production",
+        ...STRIPE,
+        AUTH_SECRET: SECRET,
+        SMTP_URL: SMTP,
+        ADMIN_EMAIL: "root@example.com",
+      }),
     ).toEqual(["ADMIN_PASSWORD: is required when ADMIN_EMAIL is set"]);
     expect(problems({ ADMIN_PASSWORD: "a-long-password" })).toEqual([
       "ADMIN_EMAIL: is required when ADMIN_PASSWORD is set",
