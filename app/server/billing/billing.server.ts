@@ -40,13 +40,18 @@ export const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[
 
 let chosen: Promise<PaymentProvider> | undefined;
 
-/** The configured provider; only its module (and SDK) is ever loaded. */
-export function paymentProvider(): Promise<PaymentProvider> {
-  return (chosen ??= (async () => {
+/**
+ * The configured provider; only its module (and SDK) is ever loaded. Unconfigured (outside
+ * production) it is unavailable, and asked again next time.
+ */
+function paymentProvider(): Promise<PaymentProvider> {
+  chosen ??= (async () => {
     const env = loadEnv();
     if (env.PAYMENT_PROVIDER === "polar") return (await import("./polar.server")).createPolarProvider(env);
     return (await import("./stripe.server")).createStripeProvider(env);
-  })());
+  })();
+  chosen.catch(() => (chosen = undefined));
+  return chosen;
 }
 
 export const activeProviderId = (): ProviderId => loadEnv().PAYMENT_PROVIDER;
@@ -290,7 +295,7 @@ export async function upgrade(
   const plan = input.plan;
   const interval: BillingInterval = input.annual ? "yearly" : "monthly";
   const reference = await resolveReference(auth, input);
-  const provider = await paymentProvider();
+  const provider = await viaProvider(paymentProvider);
   const redirect = !input.disableRedirect;
 
   const [current] = await activeSubscriptions([reference.referenceId]);
@@ -377,7 +382,7 @@ async function setCancellation(
   const reference = await resolveReference(auth, input);
   const row = await findActive(reference, input.subscriptionId);
   if (!cancel && !row.cancelAtPeriodEnd) fail("SUBSCRIPTION_NOT_SCHEDULED_FOR_CANCELLATION");
-  const provider = await paymentProvider();
+  const provider = await viaProvider(paymentProvider);
   const { subscription, raw } = await viaProvider(() =>
     provider.setCancelAtPeriodEnd(row.providerSubscriptionId!, cancel),
   );
@@ -412,7 +417,7 @@ export async function billingPortal(
   input: { referenceId?: string; customerType?: CustomerType; returnUrl?: string },
 ): Promise<string> {
   const reference = await resolveReference(auth, input);
-  const provider = await paymentProvider();
+  const provider = await viaProvider(paymentProvider);
   const [current] = await activeSubscriptions([reference.referenceId]);
   const customerId = current?.customerId ?? (await storedCustomer(provider.id, reference));
   if (!customerId) fail("CUSTOMER_NOT_FOUND");
@@ -444,7 +449,7 @@ export type WebhookOutcome = "applied" | "duplicate" | "stale" | "ignored";
  */
 export async function receiveWebhook(providerId: ProviderId, payload: string, headers: Headers) {
   if (activeProviderId() !== providerId) fail("INVALID_WEBHOOK_SIGNATURE");
-  const provider = await paymentProvider();
+  const provider = await viaProvider(paymentProvider);
   let event: ProviderEvent;
   try {
     event = provider.parseWebhook(payload, headers);

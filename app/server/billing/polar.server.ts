@@ -31,8 +31,9 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function createPolarProvider(env: Env): PaymentProvider {
+  if (!env.POLAR_ACCESS_TOKEN) throw new ProviderUnavailableError("Polar is not configured: set POLAR_ACCESS_TOKEN");
   const polar = new Polar({
-    accessToken: env.POLAR_ACCESS_TOKEN ?? "",
+    accessToken: env.POLAR_ACCESS_TOKEN,
     serverURL: env.POLAR_API_BASE_URL ?? "https://api.polar.sh",
     timeoutMs: PROVIDER_TIMEOUT_MS,
     retryConfig: { strategy: "none" },

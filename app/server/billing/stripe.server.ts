@@ -37,8 +37,9 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function createStripeProvider(env: Env): PaymentProvider {
+  if (!env.STRIPE_SECRET_KEY) throw new ProviderUnavailableError("Stripe is not configured: set STRIPE_SECRET_KEY");
   const base = new URL(env.STRIPE_API_BASE_URL ?? "https://api.stripe.com");
-  const stripe = new Stripe(env.STRIPE_SECRET_KEY ?? "", {
+  const stripe = new Stripe(env.STRIPE_SECRET_KEY, {
     host: base.hostname,
     port: base.port || (base.protocol === "https:" ? 443 : 80),
     protocol: base.protocol === "https:" ? "https" : "http",
