@@ -132,7 +132,7 @@ interface CustomerSession {
 }
 
 /** A status and JSON body (or none), and what to do once they are sent. */
-type Answer = [status: number, body: string | null, then?: () => void];
+type Answer = [status: number, body: string | null, then?: () => Promise<void>];
 
 type Json = Record<string, unknown>;
 
@@ -153,14 +153,15 @@ function later(from: Date, interval: "day" | "week" | "month" | "year", count = 
 }
 
 const json = (value: unknown) => JSON.stringify(value);
-/** Polar's errors other than validation: the exception's class name and message. */
-const polarError = (status: number, error: string, detail: string): Answer => [status, json({ error, detail })];
+/** Polar's errors: the exception's class name and its message (a list of errors for validation). */
+const polarError = (status: number, error: string, detail: unknown): Answer => [status, json({ error, detail })];
 const notFound = () => polarError(404, "ResourceNotFound", "Not found");
-/** FastAPI's 422, as Polar raises it for a value it refuses. */
-const invalid = (loc: (string | number)[], msg: string, input: unknown): Answer => [
-  422,
-  json({ detail: [{ type: "value_error", loc: ["body", ...loc], msg, input }] }),
-];
+
+/** Polar's 422 for values it refuses, in FastAPI's validation error shape. */
+function invalid(...errors: { loc: (string | number)[]; msg: string; input: unknown }[]): Answer {
+  const detail = errors.map(({ loc, msg, input }) => ({ type: "value_error", loc: ["body", ...loc], msg, input }));
+  return polarError(422, "PolarRequestValidationError", detail);
+}
 
 function readBody(req: IncomingMessage): Promise<string> {
   return new Promise((resolve, reject) => {
@@ -391,16 +392,12 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     const live = [...customers.values()].filter((c) => !c.deletedAt);
     const errors = [];
     if (live.some((c) => c.email.toLowerCase() === email.toLowerCase())) {
-      errors.push({ loc: ["body", "email"], msg: "A customer with this email address already exists.", input: email });
+      errors.push({ loc: ["email"], msg: "A customer with this email address already exists.", input: email });
     }
     if (externalId !== null && live.some((c) => c.externalId === externalId)) {
-      errors.push({
-        loc: ["body", "external_id"],
-        msg: "A customer with this external ID already exists.",
-        input: externalId,
-      });
+      errors.push({ loc: ["external_id"], msg: "A customer with this external ID already exists.", input: externalId });
     }
-    if (errors.length) return [422, json({ detail: errors.map((error) => ({ type: "value_error", ...error })) })];
+    if (errors.length) return invalid(...errors);
     const customer: CustomerIndividual = {
       id: randomUUID(),
       createdAt: new Date(),
@@ -427,9 +424,10 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
   function createCheckout(body: Json): Answer {
     const productIds = Array.isArray(body.products) ? (body.products as string[]) : [];
     const unknown = productIds.findIndex((id) => !options.products[id]);
-    if (unknown >= 0) return invalid(["products", unknown], "Product does not exist.", productIds[unknown]);
+    if (unknown >= 0)
+      return invalid({ loc: ["products", unknown], msg: "Product does not exist.", input: productIds[unknown] });
     const customer = liveCustomer(body.customer_id);
-    if (!customer) return invalid(["customer_id"], "Customer does not exist.", body.customer_id);
+    if (!customer) return invalid({ loc: ["customer_id"], msg: "Customer does not exist.", input: body.customer_id });
     const productId = productIds[0]!;
     const amount = options.products[productId]!.amount;
     const trialInterval = (body.trial_interval as Checkout["trialInterval"] | undefined) ?? null;
@@ -518,7 +516,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
 
   function createCustomerSession(body: Json): Answer {
     const customer = liveCustomer(body.customer_id);
-    if (!customer) return invalid(["customer_id"], "Customer does not exist.", body.customer_id);
+    if (!customer) return invalid({ loc: ["customer_id"], msg: "Customer does not exist.", input: body.customer_id });
     const token = `polar_cst_${randomBytes(32).toString("base64url")}`;
     const session: CustomerSession = {
       id: randomUUID(),
@@ -559,7 +557,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
         "This subscription is already canceled or will be at the end of the period.",
       );
     }
-    if (!cancel && s.status === "canceled") return polarError(410, "ResourceUnavailable", "Resource unavailable");
+    if (!cancel && s.status === "canceled") return polarError(410, "ResourceUnavailable", "Unavailable");
     if (!cancel && !s.cancelAtPeriodEnd) return polarError(400, "BadRequest", "Bad request");
     s.cancelAtPeriodEnd = cancel;
     s.canceledAt = cancel ? new Date() : null;
@@ -569,8 +567,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     return [
       200,
       subscriptionToJSON(subscription),
-      () =>
-        void send(["subscription.updated", subscription], [`subscription.${cancel ? "" : "un"}canceled`, subscription]),
+      () => send(["subscription.updated", subscription], [`subscription.${cancel ? "" : "un"}canceled`, subscription]),
     ];
   }
 
@@ -679,7 +676,11 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
       if (!s) return notFound();
       if (method === "GET") return [200, subscriptionToJSON(subscriptionObject(s))];
       if (typeof body.cancel_at_period_end !== "boolean") {
-        return invalid(["cancel_at_period_end"], "Input should be a valid boolean", body.cancel_at_period_end);
+        return invalid({
+          loc: ["cancel_at_period_end"],
+          msg: "Input should be a valid boolean",
+          input: body.cancel_at_period_end,
+        });
       }
       return setCancelAtPeriodEnd(s, body.cancel_at_period_end);
     }
@@ -690,7 +691,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
   function answer(res: ServerResponse, [status, body, then]: Answer) {
     res.writeHead(status, body === null ? {} : { "content-type": "application/json" });
     res.end(body ?? undefined);
-    then?.();
+    void then?.();
   }
 
   /** The hosted checkout page and the customer portal: plain forms, usable without JavaScript. */
@@ -732,8 +733,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
             ? setCancelAtPeriodEnd(s, form.get("cancel_at_period_end") === "true")
             : notFound();
         if (status !== 200) return page(res, status, "This subscription cannot be changed", "");
-        then?.();
-        await Promise.all(pending);
+        await then?.();
         return res.writeHead(303, { location: here }).end();
       }
       const rows = [...subscriptions.values()]

@@ -115,7 +115,7 @@ interface CheckoutState {
 }
 
 /** A status and JSON body, and what to do once they are sent. */
-type Answer = [status: number, body: unknown, then?: () => void];
+type Answer = [status: number, body: unknown, then?: () => Promise<void>];
 
 const ALPHABET = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 const DAY = 86_400;
@@ -696,7 +696,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
       const before = subscriptionObject(s);
       const cancel = text(params.cancel_at_period_end);
       if (cancel !== undefined) setCancelAtPeriodEnd(s, cancel === "true");
-      return [200, subscriptionObject(s), () => void sendUpdated(before, s)];
+      return [200, subscriptionObject(s), () => sendUpdated(before, s)];
     }
 
     return stripeError(
@@ -708,7 +708,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   function answer(res: ServerResponse, [status, body, then]: Answer) {
     res.writeHead(status, { "content-type": "application/json", "request-id": stripeId("req_", 14) });
     res.end(JSON.stringify(body));
-    then?.();
+    void then?.();
   }
 
   /** The hosted checkout page and the customer portal: plain forms, usable without JavaScript. */
