@@ -194,7 +194,7 @@ describe("Stripe stand-in", () => {
       customer: customer.id,
       client_reference_id: "user-1",
       locale: "fr",
-      amount_total: 3 * 49000,
+      amount_total: 0,
       // Stripe keeps the placeholder: it is filled in on the redirect.
       success_url: `${APP}/billing?checkout=success&session={CHECKOUT_SESSION_ID}`,
     });
@@ -246,6 +246,7 @@ describe("Stripe stand-in", () => {
   it("serves a checkout page whose Subscribe button works without JavaScript", async () => {
     const customer = await createCustomer();
     const session = await createSession(customer.id);
+    expect(session.amount_total).toBe(1900);
     const html = await (await fetch(session.url!)).text();
     expect(html).toContain("Subscribe to pro");
     expect(html).toContain("$19.00 per month");
@@ -377,7 +378,8 @@ describe("Stripe stand-in", () => {
   });
 
   it("fails on demand with a 500 or a timeout, and refuses a wrong key with a 401", async () => {
-    standIn.failNext("error");
+    standIn.failNext("error", 2);
+    await expect(createCustomer()).rejects.toMatchObject({ type: "StripeAPIError", statusCode: 500 });
     await expect(createCustomer()).rejects.toMatchObject({ type: "StripeAPIError", statusCode: 500 });
     standIn.failNext("timeout");
     await expect(client(SECRET_KEY, 300).customers.create({ email: "ada@example.com" })).rejects.toMatchObject({
@@ -390,7 +392,24 @@ describe("Stripe stand-in", () => {
       statusCode: 401,
       message: expect.stringContaining("Invalid API Key provided"),
     });
-    expect(standIn.calls).toHaveLength(4);
+    expect(standIn.calls).toHaveLength(5);
+  });
+
+  it("records the events it cannot deliver, and sends to a webhook URL set later", async () => {
+    const customer = await createCustomer();
+    standIn.setWebhookUrl(`${APP}/api/billing/webhook`);
+    try {
+      await standIn.completeCheckout((await createSession(customer.id)).id);
+    } finally {
+      standIn.setWebhookUrl(receiver.url);
+    }
+    expect(standIn.webhooks.map(({ type, status }) => [type, status])).toEqual([
+      ["customer.subscription.created", null],
+      ["checkout.session.completed", null],
+    ]);
+    // A redelivery, as Stripe's retries would make, now reaches the app.
+    expect((await standIn.deliver(standIn.webhooks[0]!.delivery)).status).toBe(200);
+    expect(receiver.types()).toEqual(["customer.subscription.created"]);
   });
 });
 

@@ -347,11 +347,10 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     type: T,
     data: T extends "checkout.updated" ? Checkout : Subscription,
   ): WebhookDelivery {
-    const wire =
-      type === "checkout.updated" ? checkoutToJSON(data as Checkout) : subscriptionToJSON(data as Subscription);
-    const body = json({ type, timestamp: new Date().toISOString(), data: JSON.parse(wire) as unknown });
-    const id = randomUUID();
+    const wire = "clientSecret" in data ? checkoutToJSON(data) : subscriptionToJSON(data);
     const timestamp = new Date();
+    const body = json({ type, timestamp: timestamp.toISOString(), data: JSON.parse(wire) as unknown });
+    const id = randomUUID();
     return {
       body,
       headers: {
@@ -372,7 +371,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
   function send(...events: [PolarEventType, Subscription | Checkout][]): Promise<void> {
     const done = (async () => {
       for (const [type, data] of events) {
-        const delivery = event(type, data as Subscription & Checkout);
+        const delivery = event(type, data);
         const sent: SentWebhook = { id: delivery.headers["webhook-id"]!, type, delivery, status: null };
         webhooks.push(sent);
         if (!webhookUrl) continue;
@@ -423,9 +422,13 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
 
   function createCheckout(body: Json): Answer {
     const productIds = Array.isArray(body.products) ? (body.products as string[]) : [];
+    if (productIds.length === 0) {
+      return invalid({ loc: ["products"], msg: "List should have at least 1 item after validation, not 0", input: [] });
+    }
     const unknown = productIds.findIndex((id) => !options.products[id]);
-    if (unknown >= 0)
+    if (unknown >= 0) {
       return invalid({ loc: ["products", unknown], msg: "Product does not exist.", input: productIds[unknown] });
+    }
     const customer = liveCustomer(body.customer_id);
     if (!customer) return invalid({ loc: ["customer_id"], msg: "Customer does not exist.", input: body.customer_id });
     const productId = productIds[0]!;
@@ -724,7 +727,6 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
 
     const session = path === "/portal" ? sessions.get(query.get("customer_session_token") ?? "") : undefined;
     if (session) {
-      const here = portalUrl(session.token);
       if (req.method === "POST") {
         const form = new URLSearchParams(body);
         const s = subscriptions.get(form.get("subscription") ?? "");
@@ -734,7 +736,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
             : notFound();
         if (status !== 200) return page(res, status, "This subscription cannot be changed", "");
         await then?.();
-        return res.writeHead(303, { location: here }).end();
+        return res.writeHead(303, { location: portalUrl(session.token) }).end();
       }
       const rows = [...subscriptions.values()]
         .filter((s) => s.customerId === session.customerId)
@@ -746,8 +748,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
           const button =
             s.status === "canceled"
               ? ""
-              : `<form method="post" action="${escapeHtml(here)}">` +
-                `<input type="hidden" name="subscription" value="${s.id}">` +
+              : `<form method="post"><input type="hidden" name="subscription" value="${s.id}">` +
                 `<input type="hidden" name="cancel_at_period_end" value="${!s.cancelAtPeriodEnd}">` +
                 `<button type="submit">${s.cancelAtPeriodEnd ? "Renew" : "Cancel at period end"}</button></form>`;
           return `<li>${escapeHtml(productName(product))}, ${money(product.amount)} per ${product.interval} (${s.status}). ${state}.${button}</li>`;

@@ -150,6 +150,7 @@ function parseForm(text: string): Params {
 }
 
 const text = (value: string | Params | undefined) => (typeof value === "string" ? value : undefined);
+
 function record(value: string | Params | undefined): Record<string, string> {
   const entries = Object.entries(typeof value === "object" ? value : {});
   return Object.fromEntries(entries.filter((entry): entry is [string, string] => typeof entry[1] === "string"));
@@ -470,7 +471,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     const quantity = Number(typeof item === "object" ? (text(item.quantity) ?? 1) : 1);
     const subscriptionData = typeof params.subscription_data === "object" ? params.subscription_data : {};
     const trialDays = text(subscriptionData.trial_period_days);
-    const amount = options.prices[price].amount * quantity;
+    // What is due today: nothing when a trial comes first.
+    const amount = trialDays ? 0 : options.prices[price].amount * quantity;
     const created = now();
     const id = stripeId("cs_test_", 58);
     const session: Stripe.Checkout.Session = {
