@@ -84,8 +84,8 @@ export interface PolarStandIn {
   /** Forgets calls, webhooks and pending failures; customers and subscriptions stay. */
   reset(): void;
   setWebhookUrl(url: string): void;
-  /** The next `count` API requests answer 500 ("error") or never answer ("timeout"). */
-  failNext(mode: "error" | "timeout", count?: number): void;
+  /** The next `count` API requests (to paths starting with `path`, when given) answer 500 ("error") or never answer ("timeout"). */
+  failNext(mode: "error" | "timeout", count?: number, path?: string): void;
   /** What the checkout page's "Subscribe" does; resolves once the app has answered the webhooks. */
   completeCheckout(checkoutId: string): Promise<Subscription>;
   /** The current period ends: the subscription renews (or leaves its trial), or ends if set to cancel. */
@@ -209,7 +209,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
   const subscriptions = new Map<string, SubscriptionRecord>();
   const calls: ApiCall[] = [];
   const webhooks: SentWebhook[] = [];
-  const failures: ("error" | "timeout")[] = [];
+  const failures: { mode: "error" | "timeout"; path?: string }[] = [];
   const pending = new Set<Promise<void>>();
   // validateEvent keys its HMAC with the secret's UTF-8 bytes, passed to standardwebhooks in base64.
   const signer = new Webhook(Buffer.from(options.webhookSecret, "utf-8").toString("base64"));
@@ -647,7 +647,8 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
 
     const body = text ? (JSON.parse(text) as Json) : null;
     calls.push({ method, path: pathname, body });
-    const failure = failures.shift();
+    const index = failures.findIndex((failure) => !failure.path || pathname.startsWith(failure.path));
+    const failure = index < 0 ? undefined : failures.splice(index, 1)[0]!.mode;
     if (failure === "timeout") return; // the socket stays open until close()
     if (failure === "error") return answer(res, polarError(500, "InternalServerError", "Internal Server Error"));
     if (req.headers.authorization !== `Bearer ${options.accessToken}`) {
@@ -772,8 +773,8 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     setWebhookUrl(value) {
       webhookUrl = value;
     },
-    failNext(mode, count = 1) {
-      for (let i = 0; i < count; i++) failures.push(mode);
+    failNext(mode, count = 1, path) {
+      for (let i = 0; i < count; i++) failures.push({ mode, path });
     },
     completeCheckout,
     endPeriod,

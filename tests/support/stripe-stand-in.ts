@@ -65,8 +65,8 @@ export interface StripeStandIn {
   /** Forgets calls, webhooks and pending failures; customers and subscriptions stay. */
   reset(): void;
   setWebhookUrl(url: string): void;
-  /** The next `count` API requests answer 500 ("error") or never answer ("timeout"). */
-  failNext(mode: "error" | "timeout", count?: number): void;
+  /** The next `count` API requests (to paths starting with `path`, when given) answer 500 ("error") or never answer ("timeout"). */
+  failNext(mode: "error" | "timeout", count?: number, path?: string): void;
   /** What the checkout page's "Subscribe" does; resolves once the app has answered the webhooks. */
   completeCheckout(sessionId: string): Promise<Stripe.Subscription>;
   /** The current period ends: the subscription renews (or leaves its trial), or ends if set to cancel. */
@@ -211,7 +211,7 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
   const subscriptions = new Map<string, SubscriptionState>();
   const calls: ApiCall[] = [];
   const webhooks: SentWebhook[] = [];
-  const failures: ("error" | "timeout")[] = [];
+  const failures: { mode: "error" | "timeout"; path?: string }[] = [];
   const pending = new Set<Promise<void>>();
   let webhookUrl = options.webhookUrl;
 
@@ -644,7 +644,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     if (!pathname.startsWith("/v1/")) return hostedPage(req, res, pathname, body);
 
     calls.push({ method, path: pathname, params: parseForm(method === "POST" ? body : searchParams.toString()) });
-    const failure = failures.shift();
+    const index = failures.findIndex((failure) => !failure.path || pathname.startsWith(failure.path));
+    const failure = index < 0 ? undefined : failures.splice(index, 1)[0]!.mode;
     if (failure === "timeout") return; // the socket stays open until close()
     if (failure === "error") return answer(res, stripeError(500, "An unknown error occurred"));
 
@@ -789,8 +790,8 @@ export async function startStripeStandIn(options: StripeStandInOptions): Promise
     setWebhookUrl(value) {
       webhookUrl = value;
     },
-    failNext(mode, count = 1) {
-      for (let i = 0; i < count; i++) failures.push(mode);
+    failNext(mode, count = 1, path) {
+      for (let i = 0; i < count; i++) failures.push({ mode, path });
     },
     completeCheckout,
     endPeriod,
