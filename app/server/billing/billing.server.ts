@@ -383,12 +383,16 @@ async function setCancellation(
   const row = await findActive(reference, input.subscriptionId);
   if (!cancel && !row.cancelAtPeriodEnd) fail("SUBSCRIPTION_NOT_SCHEDULED_FOR_CANCELLATION");
   const provider = await viaProvider(paymentProvider);
+  const readAt = new Date();
   const { subscription, raw } = await viaProvider(() =>
     provider.setCancelAtPeriodEnd(row.providerSubscriptionId!, cancel),
   );
-  // The provider's answer is the newest state: show it at once. lastEventAt stays the
-  // provider's clock: the webhook that follows confirms this state.
-  const updated = await prisma.subscription.update({ where: { id: row.id }, data: stateOf(subscription) });
+  // The provider's answer is the newest state: show it at once (its webhook confirms it).
+  await prisma.subscription.updateMany({
+    where: { id: row.id, OR: [{ syncedAt: null }, { syncedAt: { lte: readAt } }] },
+    data: { ...stateOf(subscription), syncedAt: readAt },
+  });
+  const updated = (await prisma.subscription.findUnique({ where: { id: row.id } }))!;
   await announceChange(row.referenceId);
   await audit({
     userId: auth.user.id,
@@ -457,7 +461,7 @@ export async function receiveWebhook(providerId: ProviderId, payload: string, he
     if (error instanceof WebhookSignatureError) fail("INVALID_WEBHOOK_SIGNATURE");
     throw error;
   }
-  return applyEvent(providerId, event);
+  return applyEvent(provider, event);
 }
 
 async function referenceOfCustomer(provider: ProviderId, customerId: string): Promise<string | null> {
@@ -473,17 +477,26 @@ async function referenceOfCustomer(provider: ProviderId, customerId: string): Pr
   return organization?.id ?? null;
 }
 
-async function applyEvent(provider: ProviderId, event: ProviderEvent): Promise<WebhookOutcome> {
-  const key = `${provider}:${event.id}`;
+/**
+ * Applies one verified event. The event only says which subscription changed: its state is
+ * read from the provider, so a late or replayed delivery can only bring the newest state, and
+ * of two concurrent reads the one that started later wins (syncedAt). The provider retries a
+ * delivery we could not apply (it gets a 502 when its API could not be read).
+ */
+async function applyEvent(provider: PaymentProvider, event: ProviderEvent): Promise<WebhookOutcome> {
+  const key = `${provider.id}:${event.id}`;
   if (await prisma.webhookEvent.findUnique({ where: { id: key }, select: { id: true } })) return "duplicate";
-  const incoming = event.subscription;
+  const readAt = new Date();
+  const incoming = event.subscriptionId
+    ? await viaProvider(() => provider.getSubscription(event.subscriptionId!))
+    : null;
   const existing = incoming
     ? await prisma.subscription.findUnique({ where: { providerSubscriptionId: incoming.providerSubscriptionId } })
     : null;
   const referenceId =
     existing?.referenceId ??
     incoming?.referenceId ??
-    (incoming ? await referenceOfCustomer(provider, incoming.customerId) : null);
+    (incoming ? await referenceOfCustomer(provider.id, incoming.customerId) : null);
   const plan = incoming?.plan ?? existing?.plan ?? null;
 
   let outcome: WebhookOutcome;
@@ -492,14 +505,23 @@ async function applyEvent(provider: ProviderId, event: ProviderEvent): Promise<W
       // The event's row first: of two concurrent deliveries, the second fails here.
       await tx.webhookEvent.create({ data: { id: key, type: event.type } });
       if (!incoming || !referenceId || !plan) return "ignored";
-      if (existing?.lastEventAt && existing.lastEventAt > event.occurredAt) return "stale";
-      const data = { ...stateOf(incoming), plan, lastEventAt: event.occurredAt };
-      await tx.subscription.upsert({
-        where: { providerSubscriptionId: incoming.providerSubscriptionId },
-        create: { ...data, referenceId, provider, providerSubscriptionId: incoming.providerSubscriptionId },
-        update: data,
+      const data = { ...stateOf(incoming), plan, syncedAt: readAt };
+      if (!existing) {
+        await tx.subscription.create({
+          data: {
+            ...data,
+            referenceId,
+            provider: provider.id,
+            providerSubscriptionId: incoming.providerSubscriptionId,
+          },
+        });
+        return "applied";
+      }
+      const { count } = await tx.subscription.updateMany({
+        where: { id: existing.id, OR: [{ syncedAt: null }, { syncedAt: { lte: readAt } }] },
+        data,
       });
-      return "applied";
+      return count > 0 ? "applied" : "stale";
     });
   } catch (error) {
     if (isUniqueViolation(error)) return "duplicate";
@@ -516,7 +538,7 @@ async function applyEvent(provider: ProviderId, event: ProviderEvent): Promise<W
       targetType: "subscription",
       targetId: incoming.providerSubscriptionId,
       details: {
-        provider,
+        provider: provider.id,
         event: event.type,
         eventId: event.id,
         referenceId,

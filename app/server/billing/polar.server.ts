@@ -113,6 +113,10 @@ export function createPolarProvider(env: Env): PaymentProvider {
       return session.customerPortalUrl;
     },
 
+    async getSubscription(providerSubscriptionId) {
+      return normalize(await call("subscription read", () => polar.subscriptions.get({ id: providerSubscriptionId })));
+    },
+
     async setCancelAtPeriodEnd(providerSubscriptionId, cancel) {
       const subscription = await call("subscription update", () =>
         polar.subscriptions.update({ id: providerSubscriptionId, subscriptionUpdate: { cancelAtPeriodEnd: cancel } }),
@@ -131,15 +135,14 @@ export function createPolarProvider(env: Env): PaymentProvider {
         // genuine, acknowledged, ignored.
         if (error instanceof SDKValidationError && id) {
           console.warn(`Polar webhook ${id} ignored: ${error.message}`);
-          return { id, type: "unknown", occurredAt: new Date(), subscription: null };
+          return { id, type: "unknown", subscriptionId: null };
         }
         throw new WebhookSignatureError((error as Error).message);
       }
       return {
         id: id ?? "",
         type: event.type,
-        occurredAt: event.timestamp,
-        subscription: event.type.startsWith("subscription.") ? normalize(event.data as Subscription) : null,
+        subscriptionId: event.type.startsWith("subscription.") ? (event.data as Subscription).id : null,
       };
     },
   };

@@ -42,10 +42,8 @@ export interface ProviderEvent {
   /** The provider's event id (replays carry the same one). */
   id: string;
   type: string;
-  /** When the provider produced the event: orders deliveries that arrive out of order. */
-  occurredAt: Date;
-  /** The subscription the event carries, or null for an event the product ignores. */
-  subscription: ProviderSubscription | null;
+  /** The id of the subscription the event is about, or null for an event the product ignores. */
+  subscriptionId: string | null;
 }
 
 export interface CheckoutRequest {
@@ -71,6 +69,8 @@ export interface PaymentProvider {
   createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string; raw: unknown }>;
   /** The provider's customer portal. */
   createPortal(customerId: string, returnUrl: string): Promise<string>;
+  /** The subscription as the provider holds it now. */
+  getSubscription(providerSubscriptionId: string): Promise<ProviderSubscription>;
   /** Schedules (true) or undoes (false) the end of a subscription at its period end. */
   setCancelAtPeriodEnd(
     providerSubscriptionId: string,

@@ -140,6 +140,10 @@ export function createStripeProvider(env: Env): PaymentProvider {
       return portal.url;
     },
 
+    async getSubscription(providerSubscriptionId) {
+      return normalize(await call("subscription read", () => stripe.subscriptions.retrieve(providerSubscriptionId)));
+    },
+
     async setCancelAtPeriodEnd(providerSubscriptionId, cancel) {
       const subscription = await call("subscription update", () =>
         stripe.subscriptions.update(providerSubscriptionId, { cancel_at_period_end: cancel }),
@@ -159,8 +163,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
       return {
         id: event.id,
         type: event.type,
-        occurredAt: new Date(event.created * 1000),
-        subscription: SUBSCRIPTION_EVENTS.has(event.type) ? normalize(event.data.object as Stripe.Subscription) : null,
+        subscriptionId: SUBSCRIPTION_EVENTS.has(event.type) ? (event.data.object as Stripe.Subscription).id : null,
       } satisfies ProviderEvent;
     },
   };

@@ -7,7 +7,7 @@ ALTER TABLE "organization" ADD COLUMN "stripeCustomerId" TEXT;
 
 -- AlterTable
 ALTER TABLE "subscription" ADD COLUMN "cancelAt" DATETIME;
-ALTER TABLE "subscription" ADD COLUMN "lastEventAt" DATETIME;
+ALTER TABLE "subscription" ADD COLUMN "syncedAt" DATETIME;
 
 -- CreateTable
 CREATE TABLE "webhook_event" (

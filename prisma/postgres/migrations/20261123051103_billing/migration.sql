@@ -7,7 +7,7 @@ ALTER TABLE "organization" ADD COLUMN     "stripeCustomerId" TEXT;
 
 -- AlterTable
 ALTER TABLE "subscription" ADD COLUMN     "cancelAt" TIMESTAMP(3),
-ADD COLUMN     "lastEventAt" TIMESTAMP(3);
+ADD COLUMN     "syncedAt" TIMESTAMP(3);
 
 -- CreateTable
 CREATE TABLE "webhook_event" (
