@@ -24,10 +24,10 @@ import { loadEnv } from "~/server/env.server";
 import { booleanish } from "../schemas.server";
 import { endpoint, param, type Endpoint } from "./endpoint.server";
 
-/** 404 unless `provider` is the one in use: its routes do not exist otherwise. */
-function only(provider: ProviderId): void {
-  if (activeProviderId() !== provider) throw new Response(null, { status: 404 });
-}
+/** A provider's routes exist only while it is the one in use. */
+const whileUsing = (provider: ProviderId) => () => activeProviderId() === provider;
+const stripe = whileUsing("stripe");
+const polar = whileUsing("polar");
 
 const absolute = (url: string) => new URL(url, loadEnv().BASE_URL).href;
 
@@ -57,11 +57,11 @@ function polarPlan(input: { slug?: string; products?: string | string[] }): { pl
 export const endpoints: Endpoint[] = [
   // ---- Stripe ----
   endpoint({
+    enabled: stripe,
     method: "POST",
     path: "/subscription/upgrade",
     body: upgradeInput,
     async handler({ body, meta, requireSession }) {
-      only("stripe");
       const { url, redirect, raw } = await upgrade(await requireSession(), body, meta);
       // The contract: the Checkout Session spread with `redirect` (a portal change: {url, redirect}).
       return { ...(raw as object | undefined), url, redirect };
@@ -69,37 +69,38 @@ export const endpoints: Endpoint[] = [
   }),
 
   endpoint({
+    enabled: stripe,
     method: "GET",
     path: "/subscription/list",
     query: referenceQuery,
     async handler({ query, requireSession }) {
-      only("stripe");
       return listSubscriptions(await requireSession(), query);
     },
   }),
 
   endpoint({
+    enabled: stripe,
     method: "POST",
     path: "/subscription/cancel",
     body: referenceInput.extend({ returnUrl: z.string(), disableRedirect: z.boolean().default(false) }),
     async handler({ body, meta, requireSession }) {
-      only("stripe");
       await cancelSubscription(await requireSession(), body, meta);
       return { url: absolute(body.returnUrl), redirect: !body.disableRedirect };
     },
   }),
 
   endpoint({
+    enabled: stripe,
     method: "POST",
     path: "/subscription/restore",
     body: referenceInput,
     async handler({ body, meta, requireSession }) {
-      only("stripe");
       return (await restoreSubscription(await requireSession(), body, meta)).raw;
     },
   }),
 
   endpoint({
+    enabled: stripe,
     method: "POST",
     path: "/subscription/billing-portal",
     body: z.object({
@@ -110,30 +111,29 @@ export const endpoints: Endpoint[] = [
       disableRedirect: z.boolean().default(false),
     }),
     async handler({ body, requireSession }) {
-      only("stripe");
       return { url: await billingPortal(await requireSession(), body), redirect: !body.disableRedirect };
     },
   }),
 
   endpoint({
+    enabled: stripe,
     method: "GET",
     path: "/subscription/success",
     query: z.object({ callbackURL: param(z.string()).optional() }),
     async handler({ query }) {
-      only("stripe");
       // callbackURL was checked against the trusted origins by the dispatcher.
       return redirect(query.callbackURL ?? "/");
     },
   }),
 
   endpoint({
+    enabled: stripe,
     method: "POST",
     path: "/stripe/webhook",
     rawBody: true,
     body: z.string(),
     rateLimit: false,
     async handler({ body, request }) {
-      only("stripe");
       await receiveWebhook("stripe", body, request.headers);
       return { received: true };
     },
@@ -141,6 +141,7 @@ export const endpoints: Endpoint[] = [
 
   // ---- Polar ----
   endpoint({
+    enabled: polar,
     method: "POST",
     path: "/checkout",
     body: z.object({
@@ -153,7 +154,6 @@ export const endpoints: Endpoint[] = [
       locale: z.string().max(16).optional(),
     }),
     async handler({ body, meta, requireSession }) {
-      only("polar");
       const auth = await requireSession();
       const { plan, annual } = polarPlan(body);
       const forOrganization = Boolean(body.referenceId && body.referenceId !== auth.user.id);
@@ -178,11 +178,11 @@ export const endpoints: Endpoint[] = [
 
   ...(["GET", "POST"] as const).map((method) =>
     endpoint({
+      enabled: polar,
       method,
       path: "/customer/portal",
       query: z.object({ redirect: param(booleanish).optional() }),
       async handler({ query, requireSession }) {
-        only("polar");
         return {
           url: await billingPortal(await requireSession(), { returnUrl: "/" }),
           redirect: query.redirect ?? true,
@@ -192,15 +192,16 @@ export const endpoints: Endpoint[] = [
   ),
 
   endpoint({
+    enabled: polar,
     method: "GET",
     path: "/customer/state",
     async handler({ requireSession }) {
-      only("polar");
       return customerState(await requireSession());
     },
   }),
 
   endpoint({
+    enabled: polar,
     method: "GET",
     path: "/customer/subscriptions/list",
     query: z.object({
@@ -210,7 +211,6 @@ export const endpoints: Endpoint[] = [
       active: param(booleanish).optional(),
     }),
     async handler({ query, requireSession }) {
-      only("polar");
       const auth = await requireSession();
       const forOrganization = Boolean(query.referenceId && query.referenceId !== auth.user.id);
       const { items, total } = await subscriptionHistory(auth, {
@@ -224,13 +224,13 @@ export const endpoints: Endpoint[] = [
   }),
 
   endpoint({
+    enabled: polar,
     method: "POST",
     path: "/polar/webhooks",
     rawBody: true,
     body: z.string(),
     rateLimit: false,
     async handler({ body, request }) {
-      only("polar");
       await receiveWebhook("polar", body, request.headers);
       return { received: true };
     },

@@ -49,6 +49,8 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   formBody?: boolean;
   /** Hand the body over as the exact text received (webhooks: their signature covers it). */
   rawBody?: boolean;
+  /** When false the route does not exist (404), e.g. the payment provider not in use. */
+  enabled?: () => boolean;
   /** Overrides the path's rule (rate-limit.server.ts `ruleFor`); false = never limited. */
   rateLimit?: RateLimitRule | false;
   /** A Response is sent as is (plus cookies); anything else is sent as JSON (`null` too). */

@@ -51,7 +51,7 @@ const registry: Compiled[] = [
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
   for (const { endpoint, pattern, names } of registry) {
-    if (endpoint.method !== method) continue;
+    if (endpoint.method !== method || endpoint.enabled?.() === false) continue;
     const found = pattern.exec(path);
     if (!found) continue;
     const params: Record<string, string> = {};

@@ -1,0 +1,4 @@
+/** Subscriptions through Stripe (the suite is in helpers/billing.ts, shared with the other provider). */
+import { billingSuite } from "./helpers/billing";
+
+billingSuite("stripe");
