@@ -16,6 +16,19 @@ process.env.E2E_SMTP_PORT ??= String(PORT + 2);
 // The OpenID Connect stand-in for Google and Microsoft sign-in, and its control port (+1).
 process.env.E2E_OIDC_PORT ??= String(PORT + 3);
 export const OIDC_ISSUER = `http://127.0.0.1:${process.env.E2E_OIDC_PORT}`;
+// The payment provider's stand-in (Stripe) and its control port (+1).
+process.env.E2E_BILLING_PORT ??= String(PORT + 5);
+export const BILLING_URL = `http://127.0.0.1:${process.env.E2E_BILLING_PORT}`;
+const billingEnv = {
+  PAYMENT_PROVIDER: "stripe",
+  STRIPE_SECRET_KEY: "sk_test_e2e",
+  STRIPE_WEBHOOK_SECRET: "whsec_e2e",
+  STRIPE_API_BASE_URL: BILLING_URL,
+  STRIPE_PRICE_PRO_MONTHLY: "price_e2e_pro_monthly",
+  STRIPE_PRICE_PRO_YEARLY: "price_e2e_pro_yearly",
+  STRIPE_PRICE_TEAM_MONTHLY: "price_e2e_team_monthly",
+  STRIPE_PRICE_TEAM_YEARLY: "price_e2e_team_yearly",
+};
 process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
 // The web server's SQLite database, known to the workers too: tests/e2e/support/organizations.ts
 // adds members to organizations directly, which no page does yet.
@@ -67,6 +80,19 @@ export default defineConfig({
       env: { E2E_OIDC_PORT: process.env.E2E_OIDC_PORT, E2E_APP_URL: BASE_URL },
     },
     {
+      command: "npx vite-node tests/e2e/support/billing-server.ts",
+      // The API answers 401 without a key: it is up.
+      url: `${BILLING_URL}/v1/customers`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: {
+        ...billingEnv,
+        E2E_BILLING_PROVIDER: "stripe",
+        E2E_BILLING_PORT: process.env.E2E_BILLING_PORT,
+        E2E_BILLING_WEBHOOK_URL: `${BASE_URL}/api/auth/stripe/webhook`,
+      },
+    },
+    {
       command: "node build/server.js",
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -80,6 +106,7 @@ export default defineConfig({
         SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
         ...standInEnv(OIDC_ISSUER, "google"),
         ...standInEnv(OIDC_ISSUER, "microsoft"),
+        ...billingEnv,
       },
     },
   ],

@@ -242,7 +242,10 @@ describe("sign-up and email verification", () => {
     applySetCookies(c.jar, lines);
     const session = await c.client.getSession();
     expect(session.error).toBeNull();
-    expect(Object.keys(session.data!).sort()).toEqual(["session", "user"]);
+    // better-auth's {session, user}, plus the client session state's active subscriptions
+    // (none yet), as a customSession plugin would add them.
+    expect(Object.keys(session.data!).sort()).toEqual(["session", "subscriptions", "user"]);
+    expect((session.data as unknown as { subscriptions: unknown[] }).subscriptions).toEqual([]);
     expect(Object.keys(session.data!.user).sort()).toEqual(USER_KEYS);
     expect(Object.keys(session.data!.session).sort()).toEqual(SESSION_KEYS);
     expect(session.data!.user).toMatchObject({ email, emailVerified: true, name: "Grace" });

@@ -322,7 +322,8 @@ export async function upgrade(
         reference,
         plan,
         interval,
-        seats: input.seats ?? planOf(plan)!.seats,
+        // Seats come in the plan's packs (Team: 5 each).
+        quantity: Math.max(1, Math.ceil((input.seats ?? planOf(plan)!.seats) / planOf(plan)!.seats)),
         trialDays: hadTrial > 0 ? 0 : TRIAL_DAYS,
         successUrl: absolute(input.successUrl),
         cancelUrl: absolute(input.cancelUrl),
@@ -390,7 +391,7 @@ async function setCancellation(
   // The provider's answer is the newest state: show it at once (its webhook confirms it).
   await prisma.subscription.updateMany({
     where: { id: row.id, OR: [{ syncedAt: null }, { syncedAt: { lte: readAt } }] },
-    data: { ...stateOf(subscription), syncedAt: readAt },
+    data: { ...stateOf(subscription, row.plan), syncedAt: readAt },
   });
   const updated = (await prisma.subscription.findUnique({ where: { id: row.id } }))!;
   await announceChange(row.referenceId);
@@ -430,7 +431,7 @@ export async function billingPortal(
 
 // ---- webhooks ----
 
-function stateOf(subscription: ProviderSubscription) {
+function stateOf(subscription: ProviderSubscription, plan: string) {
   return {
     status: subscription.status,
     periodStart: subscription.periodStart,
@@ -439,7 +440,7 @@ function stateOf(subscription: ProviderSubscription) {
     trialEnd: subscription.trialEnd,
     cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
     cancelAt: subscription.cancelAt,
-    seats: subscription.seats,
+    seats: (planOf(plan)?.seats ?? 1) * subscription.quantity,
     billingInterval: subscription.billingInterval,
     customerId: subscription.customerId,
   };
@@ -505,7 +506,7 @@ async function applyEvent(provider: PaymentProvider, event: ProviderEvent): Prom
       // The event's row first: of two concurrent deliveries, the second fails here.
       await tx.webhookEvent.create({ data: { id: key, type: event.type } });
       if (!incoming || !referenceId || !plan) return "ignored";
-      const data = { ...stateOf(incoming), plan, syncedAt: readAt };
+      const data = { ...stateOf(incoming, plan), plan, syncedAt: readAt };
       if (!existing) {
         await tx.subscription.create({
           data: {

@@ -66,7 +66,7 @@ export function createPolarProvider(env: Env): PaymentProvider {
       trialEnd: subscription.trialEnd,
       cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
       cancelAt: subscription.endsAt ?? subscription.endedAt,
-      seats: subscription.seats ?? null,
+      quantity: 1,
     };
   }
 

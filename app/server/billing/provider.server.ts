@@ -34,7 +34,8 @@ export interface ProviderSubscription {
   trialEnd: Date | null;
   cancelAtPeriodEnd: boolean;
   cancelAt: Date | null;
-  seats: number | null;
+  /** How many of the plan the subscription holds (Stripe's quantity; Polar sells one). */
+  quantity: number;
 }
 
 /** A verified webhook delivery. */
@@ -51,7 +52,8 @@ export interface CheckoutRequest {
   reference: BillingReference;
   plan: Exclude<PlanId, "free">;
   interval: BillingInterval;
-  seats: number;
+  /** How many of the plan (each brings the plan's seats). */
+  quantity: number;
   /** Days of free trial, 0 for none (a reference gets one trial only). */
   trialDays: number;
   successUrl: string;

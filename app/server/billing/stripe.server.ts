@@ -77,7 +77,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
       trialEnd: fromSeconds(subscription.trial_end),
       cancelAtPeriodEnd: subscription.cancel_at_period_end,
       cancelAt: fromSeconds(subscription.cancel_at ?? subscription.ended_at),
-      seats: item?.quantity ?? null,
+      quantity: item?.quantity ?? 1,
     };
   }
 
@@ -117,7 +117,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
         stripe.checkout.sessions.create({
           mode: "subscription",
           customer: request.customerId,
-          line_items: [{ price, quantity: 1 }],
+          line_items: [{ price, quantity: request.quantity }],
           success_url: request.successUrl,
           cancel_url: request.cancelUrl,
           client_reference_id: request.reference.referenceId,

@@ -17,6 +17,8 @@ export function texts(locale: string) {
     auth: load(locale, "auth"),
     common: load(locale, "common"),
     organization: load(locale, "organization"),
+    billing: load(locale, "billing"),
+    pricing: load(locale, "pricing"),
   };
   return (key: string, values: Record<string, string> = {}): string => {
     const [ns, path] = key.includes(":") ? (key.split(":") as [keyof typeof files, string]) : (["auth", key] as const);

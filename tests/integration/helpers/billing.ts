@@ -254,7 +254,7 @@ export function billingSuite(provider: ProviderId) {
       expect(refusedForm.status).toBe(403);
 
       await pay((await startCheckout(owner, "team", { referenceId: org!.id })).data!.url);
-      expect(await subscriptionOf(org!.id)).toMatchObject({ plan: "team", status: "trialing" });
+      expect(await subscriptionOf(org!.id)).toMatchObject({ plan: "team", status: "trialing", seats: 5 });
       expect(await listed(owner, org!.id)).toEqual([expect.objectContaining({ plan: "team" })]);
       // The member sees the organization's plan (active organization) but cannot cancel it.
       await member.client.organization.setActive({ organizationId: org!.id });
