@@ -27,6 +27,7 @@ export const pages: { path: string; titleKey: string; access: Access; sitemap: b
   { path: "/profile", titleKey: "pages.profile", access: "user", sitemap: false },
   { path: "/organizations", titleKey: "pages.organizations", access: "user", sitemap: false },
   { path: "/organizations/new", titleKey: "pages.newOrganization", access: "user", sitemap: false },
+  { path: "/billing", titleKey: "pages.billing", access: "user", sitemap: false },
   { path: "/admin/dashboard", titleKey: "pages.adminDashboard", access: "admin", sitemap: false },
 ];
 

@@ -172,6 +172,10 @@ export function billingSuite(provider: ProviderId) {
         referenceId: c.id,
       });
       expect(checkout.status).toBe(302);
+      // Back before the webhook has arrived, the success page waits (and refreshes without JS).
+      const waiting = await (await get(`${app.base}/billing/success?reference=${c.id}`, headers(c))).text();
+      expect(waiting).toContain("Confirming your payment");
+      expect(waiting).toMatch(/<noscript><meta http-equiv="refresh" content="2"\/?><\/noscript>/);
       const back = await pay(checkout.headers.get("location")!);
       expect(back).toBe(`${app.base}/billing/success?reference=${c.id}`);
 
