@@ -26,6 +26,7 @@ import type { Product } from "@polar-sh/sdk/models/components/product.js";
 import type { ProductPriceFixed } from "@polar-sh/sdk/models/components/productpricefixed.js";
 import { subscriptionToJSON, type Subscription } from "@polar-sh/sdk/models/components/subscription.js";
 import { Webhook } from "standardwebhooks";
+import { escapeHtml, listen, money, page, readBody } from "./stand-in-http";
 
 export interface StandInProduct {
   plan: string;
@@ -163,41 +164,13 @@ function invalid(...errors: { loc: (string | number)[]; msg: string; input: unkn
   return polarError(422, "PolarRequestValidationError", detail);
 }
 
-function readBody(req: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => (body += chunk.toString()));
-    req.on("end", () => resolve(body));
-    req.on("error", reject);
-  });
-}
-
-const escapeHtml = (value: string) => value.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-function page(res: ServerResponse, status: number, title: string, body: string) {
-  res.writeHead(status, { "content-type": "text/html; charset=utf-8" });
-  res.end(
-    `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
-      `<body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`,
-  );
-}
-
-const money = (cents: number) =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency: "USD" }).format(cents / 100);
-
 export async function startPolarStandIn(options: PolarStandInOptions): Promise<PolarStandIn> {
   const server = createServer((req, res) => {
     route(req, res).catch((error: unknown) => {
       if (!res.headersSent) answer(res, polarError(500, "InternalServerError", String(error)));
     });
   });
-  const port = await new Promise<number>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(options.port ?? 0, "127.0.0.1", () => {
-      const address = server.address();
-      resolve(typeof address === "object" && address ? address.port : 0);
-    });
-  });
+  const port = await listen(server, options.port);
   const url = `http://127.0.0.1:${port}`;
 
   const started = new Date();

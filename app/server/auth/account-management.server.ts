@@ -28,6 +28,7 @@ import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { audit } from "~/server/audit.server";
+import { endSubscriptionsOf } from "~/server/billing/billing.server";
 import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isErrorCode, type ErrorCode } from "~/server/errors.server";
@@ -557,6 +558,7 @@ export async function deleteUser(
       return refuse("INVALID_PASSWORD");
     }
     if (!(await verifyPassword(password, account.password))) return refuse("INVALID_PASSWORD");
+    await endSubscriptionsOf(user.id, user.id, meta);
     await removeUser(user, "password", meta);
     return { deleted: true, message: "User deleted", setCookies: clearSessionCookies() };
   }
@@ -564,6 +566,7 @@ export async function deleteUser(
   if (token) {
     // Only the caller's own token counts; peek first so a wrong user cannot spend it.
     if ((await peekToken(DELETE_ACCOUNT_PREFIX, token)) !== user.id) return refuse("INVALID_TOKEN");
+    await endSubscriptionsOf(user.id, user.id, meta); // before the token is spent: a failure keeps it
     if ((await consumeToken(DELETE_ACCOUNT_PREFIX, token)) !== user.id) return refuse("INVALID_TOKEN");
     await removeUser(user, "token", meta);
     return { deleted: true, message: "User deleted", setCookies: clearSessionCookies() };
@@ -602,6 +605,7 @@ export async function deleteUserCallback(
   if (!auth) fail("UNAUTHORIZED");
   const { user } = await authoritative(auth);
   if (!input.token || (await peekToken(DELETE_ACCOUNT_PREFIX, input.token)) !== user.id) fail("INVALID_TOKEN");
+  await endSubscriptionsOf(user.id, user.id, meta); // before the token is spent: a failure keeps it
   if ((await consumeToken(DELETE_ACCOUNT_PREFIX, input.token)) !== user.id) fail("INVALID_TOKEN");
   await removeUser(user, "email-confirmation", meta);
   return { setCookies: clearSessionCookies() };

@@ -416,6 +416,33 @@ export const cancelSubscription = (auth: AuthSession, input: ManageInput, meta: 
 export const restoreSubscription = (auth: AuthSession, input: ManageInput, meta: RequestMeta) =>
   setCancellation(auth, input, false, meta);
 
+/**
+ * Before a user or an organization is deleted: its subscriptions end at their period end, so
+ * nobody goes on paying for an account that no longer exists. Throws
+ * PAYMENT_PROVIDER_UNAVAILABLE when the provider cannot be reached, and the deletion waits.
+ */
+export async function endSubscriptionsOf(referenceId: string, userId: string, meta: RequestMeta): Promise<void> {
+  const rows = (await activeSubscriptions([referenceId])).filter(
+    (row) => !row.cancelAtPeriodEnd && row.providerSubscriptionId && row.provider === activeProviderId(),
+  );
+  if (rows.length === 0) return;
+  const provider = await viaProvider(paymentProvider);
+  for (const row of rows) {
+    const { subscription } = await viaProvider(() => provider.setCancelAtPeriodEnd(row.providerSubscriptionId!, true));
+    await prisma.subscription.update({ where: { id: row.id }, data: stateOf(subscription, row.plan) });
+    await audit({
+      userId,
+      category: "payment",
+      action: "cancel-subscription",
+      status: "success",
+      targetType: "subscription",
+      targetId: row.id,
+      details: { provider: provider.id, referenceId, plan: row.plan, reason: "deleted" },
+      meta,
+    });
+  }
+}
+
 /** The provider's billing portal for the reference's customer. */
 export async function billingPortal(
   auth: AuthSession,

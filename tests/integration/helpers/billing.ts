@@ -354,6 +354,36 @@ export function billingSuite(provider: ProviderId) {
       expect(ok.data!.url).toContain(active().url);
     }, 30_000);
 
+    it("ends the subscription of a deleted account or organization, and waits while the provider is down", async () => {
+      const c = await person();
+      await pay((await startCheckout(c, "pro")).data!.url);
+      const mine = await subscriptionOf(c.id);
+      const { data: org } = await c.client.organization.create({ name: "Closing Org", slug: `close-${Date.now()}` });
+      await pay((await startCheckout(c, "team", { referenceId: org!.id })).data!.url);
+      const theirs = await subscriptionOf(org!.id);
+
+      // The provider is down: nothing is deleted, and nothing is cancelled.
+      active().failNext("error", 1);
+      const refused = await c.client.organization.delete({ organizationId: org!.id });
+      expect(refused.error).toMatchObject({ status: 502, code: "PAYMENT_PROVIDER_UNAVAILABLE" });
+      expect(await app.prisma.organization.count({ where: { id: org!.id } })).toBe(1);
+
+      expect((await c.client.organization.delete({ organizationId: org!.id })).error).toBeNull();
+      expect(await app.prisma.subscription.findUniqueOrThrow({ where: { id: theirs.id } })).toMatchObject({
+        cancelAtPeriodEnd: true,
+      });
+      expect((await c.client.deleteUser({ password: PASSWORD })).error).toBeNull();
+      expect(await app.prisma.user.count({ where: { id: c.id } })).toBe(0);
+      expect(await app.prisma.subscription.findUniqueOrThrow({ where: { id: mine.id } })).toMatchObject({
+        cancelAtPeriodEnd: true,
+      });
+      // The provider was told too: its webhooks agree.
+      await active().settled();
+      expect((await app.prisma.subscription.findUniqueOrThrow({ where: { id: mine.id } })).cancelAtPeriodEnd).toBe(
+        true,
+      );
+    });
+
     it("speaks the plugin's wire contract, refusing guests and foreign URLs", async () => {
       const c = await person();
       const guest = makeTestClient(app.base);
