@@ -71,6 +71,30 @@ const entries = {
   LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: { status: 401, message: "Account not linked - different emails not allowed" },
   LINKING_FAILED: { status: 417, message: "Account not linked - unable to create account" },
 
+  // ---- the admin console (better-auth's admin plugin) ----
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: { status: 403, message: "You are not allowed to create users" },
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: { status: 403, message: "You are not allowed to list users" },
+  YOU_ARE_NOT_ALLOWED_TO_GET_USER: { status: 403, message: "You are not allowed to get user" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS: { status: 403, message: "You are not allowed to update users" },
+  YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE: { status: 403, message: "You are not allowed to change users role" },
+  YOU_ARE_NOT_ALLOWED_TO_BAN_USERS: { status: 403, message: "You are not allowed to ban users" },
+  YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS: { status: 403, message: "You are not allowed to impersonate users" },
+  YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS: { status: 403, message: "You are not allowed to list users sessions" },
+  YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS: {
+    status: 403,
+    message: "You are not allowed to revoke users sessions",
+  },
+  YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: { status: 403, message: "You are not allowed to set users password" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: { status: 403, message: "You are not allowed to delete users" },
+  YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE: {
+    status: 400,
+    message: "You are not allowed to set a non-existent role value",
+  },
+  YOU_CANNOT_BAN_YOURSELF: { status: 400, message: "You cannot ban yourself" },
+  YOU_CANNOT_REMOVE_YOURSELF: { status: 400, message: "You cannot remove yourself" },
+  YOU_CANNOT_IMPERSONATE_ADMINS: { status: 403, message: "You cannot impersonate admins" },
+  NO_DATA_TO_UPDATE: { status: 400, message: "No data to update" },
+
   // ---- subscriptions (better-auth's Stripe plugin codes, shared by both providers) ----
   SUBSCRIPTION_NOT_FOUND: { status: 400, message: "Subscription not found" },
   SUBSCRIPTION_PLAN_NOT_FOUND: { status: 400, message: "Subscription plan not found" },

@@ -45,8 +45,11 @@ export function getAuthSession(context: Readonly<RouterContextProvider>): AuthSe
   return context.get(sessionContext);
 }
 
-export function isAdmin(user: SessionUser | null): boolean {
-  return !!user && (user.role === "admin" || loadEnv().ADMIN_USER_IDS.includes(user.id));
+/** Role admin (among a user's comma-separated roles), or a user id in ADMIN_USER_IDS. */
+export function isAdmin(user: Pick<SessionUser, "id" | "role"> | null): boolean {
+  if (!user) return false;
+  const roles = (user.role ?? "").split(",").map((role) => role.trim());
+  return roles.includes("admin") || loadEnv().ADMIN_USER_IDS.includes(user.id);
 }
 
 /** Redirects to an unprefixed path in the request's language. */

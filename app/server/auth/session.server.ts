@@ -259,6 +259,20 @@ export async function createSession(
   return { session, user, token, setCookies };
 }
 
+/**
+ * The cookies that put an existing session (its raw `token`) back in the browser, e.g. the
+ * admin's own session when impersonation stops.
+ */
+export function sessionCookies(token: string, auth: AuthSession): string[] {
+  const remember = wasRemembered(auth.session);
+  const maxAge = Math.max(0, Math.floor((auth.session.expiresAt.getTime() - Date.now()) / 1000));
+  return [
+    sessionTokenCookie(token, remember ? maxAge : undefined),
+    remember ? expiredCookie(dontRememberCookieName()) : signedCookie(dontRememberCookieName(), "true", undefined),
+    cookieCacheCookie(auth),
+  ];
+}
+
 export interface GetSessionOptions {
   /** Read the database even when a valid cookie cache is present. */
   disableCookieCache?: boolean;

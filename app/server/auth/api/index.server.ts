@@ -2,7 +2,7 @@
  * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
  * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
  * management, deletion; social: provider sign-in, callback, linked accounts; organization:
- * organizations and members, invitations, teams; billing: subscriptions and webhooks), so
+ * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin: the admin plugin's user management), so
  * that adding one never means editing another's file.
  */
 import type { RouterContextProvider } from "react-router";
@@ -14,6 +14,7 @@ import { untrustedOriginResponse } from "../origin.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate-limit.server";
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
 import { endpoints as accountEndpoints } from "./account.server";
+import { endpoints as adminEndpoints } from "./admin.server";
 import { endpoints as billingEndpoints } from "./billing.server";
 import { endpoints as coreEndpoints } from "./core.server";
 import { endpoints as invitationEndpoints } from "./invitation.server";
@@ -47,6 +48,7 @@ const registry: Compiled[] = [
   ...invitationEndpoints,
   ...teamEndpoints,
   ...billingEndpoints,
+  ...adminEndpoints,
 ].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {

@@ -1,0 +1,468 @@
+/**
+ * The admin console's verbs on users and their sessions (better-auth's admin plugin contract,
+ * api-contract.md): the JSON API and the console's pages call these, so both refuse the same
+ * things. Every change is audited with category "admin", naming the admin and the target;
+ * every change that must reach a user's open sessions (a ban, a role change, revocations)
+ * goes through `deleteSessions` or `announceRevocation`, so it takes effect on the next request
+ * on every instance, cookie cache or not.
+ */
+import { z } from "zod";
+import { audit } from "~/server/audit.server";
+import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
+import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/password.server";
+import { writePassword } from "~/server/auth/accounts.server";
+import { isAdmin } from "~/server/auth/guards.server";
+import { announceRevocation } from "~/server/auth/revocation.server";
+import {
+  authUserSelect,
+  cookieName,
+  createSession,
+  deleteSessions,
+  expiredCookie,
+  hashToken,
+  readSignedCookie,
+  sessionCookies,
+  sessionTokenFrom,
+  signedCookie,
+  dontRememberCookieName,
+  type AuthSession,
+  type AuthUser,
+  type RequestMeta,
+} from "~/server/auth/session.server";
+import { endSubscriptionsOf } from "~/server/billing/billing.server";
+import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
+import { AppError, fail, type ErrorCode } from "~/server/errors.server";
+
+export const ADMIN_ROLES = ["user", "admin"] as const;
+export const IMPERSONATION_EXPIRES_IN = 60 * 60;
+export const DEFAULT_BAN_REASON = "No reason";
+
+/** The admin plugin's permissions; the admin role has them all, the user role none. */
+export const ADMIN_PERMISSIONS = {
+  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "get", "update"],
+  session: ["list", "revoke", "delete"],
+} as const;
+
+/** The caller, when an admin; else `code` (403). */
+export function requireAdmin(auth: AuthSession, code: ErrorCode): AuthSession {
+  if (!isAdmin(auth.user)) fail(code);
+  return auth;
+}
+
+function auditAdmin(
+  admin: AuthSession,
+  action: string,
+  targetId: string,
+  meta: RequestMeta,
+  details?: Record<string, unknown>,
+) {
+  return audit({
+    userId: admin.user.id,
+    category: "admin",
+    action,
+    status: "success",
+    targetType: "user",
+    targetId,
+    details: { admin: admin.user.email, ...details },
+    meta,
+  });
+}
+
+async function targetUser(userId: string): Promise<AuthUser> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: authUserSelect });
+  if (!user) fail("USER_NOT_FOUND");
+  return user;
+}
+
+// ---- input ----
+
+const roleInput = z
+  .union([z.string(), z.array(z.string())])
+  .transform((value) => [...new Set((Array.isArray(value) ? value : value.split(",")).map((r) => r.trim()))])
+  .refine((roles) => roles.length > 0 && roles.every((role) => (ADMIN_ROLES as readonly string[]).includes(role)), {
+    message: "YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE",
+  })
+  .transform((roles) => roles.join(","));
+
+export const userIdInput = z.object({ userId: z.string().min(1) });
+
+export const createUserInput = z.object({
+  email: emailSchema,
+  // The contract checks only the maximum here: an admin may set a short one-time password.
+  password: z.string().max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" }).optional(),
+  name: z.string().min(1).max(256),
+  role: roleInput.optional(),
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+
+export const setRoleInput = z.object({ userId: z.string().min(1), role: roleInput });
+
+export const banUserInput = z.object({
+  userId: z.string().min(1),
+  banReason: z.string().max(1000).optional(),
+  banExpiresIn: z
+    .number()
+    .int()
+    .positive()
+    .max(100 * 365 * 86_400)
+    .optional(),
+});
+
+export const setUserPasswordInput = z.object({
+  userId: z.string().min(1, { message: "VALIDATION_ERROR" }),
+  newPassword: z
+    .string()
+    .min(1, { message: "VALIDATION_ERROR" })
+    .min(PASSWORD_MIN, { message: "PASSWORD_TOO_SHORT" })
+    .max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" }),
+});
+
+export const updateUserInput = z.object({ userId: z.string().min(1), data: z.record(z.string(), z.unknown()) });
+
+/** The fields update-user and create-user's `data` may set; anything else is ignored. */
+const userData = z
+  .object({
+    name: z.string().min(1).max(256),
+    image: z.string().max(2048).nullable(),
+    email: emailSchema,
+    emailVerified: z.boolean(),
+    role: roleInput,
+  })
+  .partial();
+
+// ---- create, read, update ----
+
+export async function createUser(admin: AuthSession, input: z.infer<typeof createUserInput>, meta: RequestMeta) {
+  const extra = userData.parse(input.data ?? {});
+  const email = normalizeEmail(input.email);
+  const passwordHash = input.password ? await hashPassword(input.password) : null;
+  let user: AuthUser;
+  try {
+    user = await prisma.$transaction(async (tx) => {
+      const created = await tx.user.create({
+        data: {
+          email,
+          name: input.name,
+          role: input.role ?? extra.role ?? "user",
+          emailVerified: extra.emailVerified ?? false,
+          image: extra.image ?? null,
+        },
+        select: authUserSelect,
+      });
+      if (passwordHash) await writePassword(tx, created.id, passwordHash);
+      return created;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", undefined, 400);
+    throw error;
+  }
+  await auditAdmin(admin, "create-user", user.id, meta, { email, role: user.role });
+  return { user };
+}
+
+export const getUser = (userId: string) => targetUser(userId);
+
+export async function updateUser(admin: AuthSession, input: z.infer<typeof updateUserInput>, meta: RequestMeta) {
+  const parsed = userData.safeParse(input.data);
+  if (!parsed.success) fail("VALIDATION_ERROR", parsed.error.issues.map((issue) => issue.message).join("; "));
+  const data = parsed.data;
+  if (Object.keys(data).length === 0) fail("NO_DATA_TO_UPDATE");
+  if (data.role !== undefined) requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+  await targetUser(input.userId);
+  let user: AuthUser;
+  try {
+    user = await prisma.$transaction(async (tx) => {
+      const updated = await tx.user.update({
+        where: { id: input.userId },
+        data: { ...data, ...(data.email ? { email: normalizeEmail(data.email) } : {}) },
+        select: authUserSelect,
+      });
+      await announceRevocation(tx, input.userId); // cached copies of the old user must go
+      return updated;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL", undefined, 400);
+    throw error;
+  }
+  await auditAdmin(admin, "update-user", user.id, meta, { fields: Object.keys(data) });
+  return user;
+}
+
+export async function setRole(admin: AuthSession, input: z.infer<typeof setRoleInput>, meta: RequestMeta) {
+  const before = await targetUser(input.userId);
+  const user = await prisma.$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: input.userId },
+      data: { role: input.role },
+      select: authUserSelect,
+    });
+    await announceRevocation(tx, input.userId); // the new role holds from the user's next request
+    return updated;
+  });
+  await auditAdmin(admin, "set-role", user.id, meta, { from: before.role, to: user.role });
+  return { user };
+}
+
+// ---- bans ----
+
+export async function banUser(admin: AuthSession, input: z.infer<typeof banUserInput>, meta: RequestMeta) {
+  if (input.userId === admin.user.id) fail("YOU_CANNOT_BAN_YOURSELF");
+  await targetUser(input.userId);
+  const banExpires = input.banExpiresIn ? new Date(Date.now() + input.banExpiresIn * 1000) : null;
+  const banReason = input.banReason || DEFAULT_BAN_REASON;
+  const user = await prisma.$transaction(async (tx) => {
+    const updated = await tx.user.update({
+      where: { id: input.userId },
+      data: { banned: true, banReason, banExpires },
+      select: authUserSelect,
+    });
+    await deleteSessions(input.userId, {}, tx); // every open session ends now, on every instance
+    return updated;
+  });
+  await auditAdmin(admin, "ban-user", user.id, meta, { reason: banReason, expires: banExpires });
+  return { user };
+}
+
+export async function unbanUser(admin: AuthSession, userId: string, meta: RequestMeta) {
+  await targetUser(userId);
+  const user = await prisma.user.update({
+    where: { id: userId },
+    data: { banned: false, banReason: null, banExpires: null },
+    select: authUserSelect,
+  });
+  await auditAdmin(admin, "unban-user", user.id, meta);
+  return { user };
+}
+
+// ---- sessions ----
+
+export async function listUserSessions(userId: string) {
+  return {
+    sessions: await prisma.session.findMany({
+      where: { userId, expiresAt: { gt: new Date() } },
+      orderBy: { createdAt: "desc" },
+    }),
+  };
+}
+
+/** `sessionToken` is the session's `token` as the API shows it (its stored hash). */
+export async function revokeUserSession(admin: AuthSession, sessionToken: string, meta: RequestMeta) {
+  const session = await prisma.session.findUnique({
+    where: { token: sessionToken },
+    select: { id: true, userId: true },
+  });
+  if (session) {
+    await deleteSessions(session.userId, { id: session.id });
+    await auditAdmin(admin, "revoke-user-session", session.userId, meta, { sessionId: session.id });
+  }
+  return { success: true };
+}
+
+export async function revokeUserSessions(admin: AuthSession, userId: string, meta: RequestMeta) {
+  await targetUser(userId);
+  const count = await deleteSessions(userId);
+  await auditAdmin(admin, "revoke-user-sessions", userId, meta, { count });
+  return { success: true };
+}
+
+// ---- passwords and removal ----
+
+export async function setUserPassword(
+  admin: AuthSession,
+  input: z.infer<typeof setUserPasswordInput>,
+  meta: RequestMeta,
+) {
+  await targetUser(input.userId);
+  const hash = await hashPassword(input.newPassword);
+  await prisma.$transaction((tx) => writePassword(tx, input.userId, hash));
+  await auditAdmin(admin, "set-user-password", input.userId, meta);
+  return { status: true };
+}
+
+export async function removeUser(admin: AuthSession, userId: string, meta: RequestMeta) {
+  if (userId === admin.user.id) fail("YOU_CANNOT_REMOVE_YOURSELF");
+  const user = await targetUser(userId);
+  await endSubscriptionsOf(userId, admin.user.id, meta);
+  await auditAdmin(admin, "remove-user", userId, meta, { email: user.email });
+  await prisma.$transaction(async (tx) => {
+    await deleteSessions(userId, {}, tx);
+    await tx.verification.deleteMany({ where: { value: userId } });
+    await tx.user.deleteMany({ where: { id: userId } });
+  });
+  return { success: true };
+}
+
+// ---- impersonation ----
+
+const adminSessionCookieName = () => cookieName("admin_session");
+
+/**
+ * Signs the admin in as `userId` for an hour (a session marked `impersonatedBy`, kept for the
+ * browser session only); the admin's own session waits in the signed `admin_session` cookie.
+ * Admins cannot be impersonated.
+ */
+export async function impersonateUser(admin: AuthSession, userId: string, request: Request, meta: RequestMeta) {
+  const target = await targetUser(userId);
+  if (isAdmin(target)) fail("YOU_CANNOT_IMPERSONATE_ADMINS");
+  const adminToken = sessionTokenFrom(request);
+  if (!adminToken) fail("UNAUTHORIZED");
+  const dontRemember = readSignedCookie(request, dontRememberCookieName()) === "true";
+  const { session, user, setCookies } = await createSession(target.id, meta, {
+    rememberMe: false,
+    impersonatedBy: admin.user.id,
+    expiresIn: IMPERSONATION_EXPIRES_IN,
+  });
+  await auditAdmin(admin, "impersonate-user", target.id, meta, { email: target.email });
+  return {
+    session,
+    user,
+    setCookies: [...setCookies, signedCookie(adminSessionCookieName(), `${adminToken}:${dontRemember}`, undefined)],
+  };
+}
+
+/** Ends the impersonation session and puts the admin's own back. */
+export async function stopImpersonating(auth: AuthSession, request: Request, meta: RequestMeta) {
+  const notImpersonating = () => {
+    throw Response.json({ message: "You are not impersonating anyone" }, { status: 400 });
+  };
+  const adminId = auth.session.impersonatedBy;
+  if (!adminId) notImpersonating();
+  const saved = readSignedCookie(request, adminSessionCookieName());
+  const adminToken = saved?.slice(0, saved.lastIndexOf(":"));
+  const row = adminToken
+    ? await prisma.session.findUnique({
+        where: { token: hashToken(adminToken) },
+        include: { user: { select: authUserSelect } },
+      })
+    : null;
+  await deleteSessions(auth.user.id, { id: auth.session.id });
+  if (!row || row.userId !== adminId || row.expiresAt.getTime() <= Date.now()) {
+    // The admin's own session ended meanwhile: signed out of both.
+    fail("SESSION_EXPIRED");
+  }
+  const { user, ...session } = row;
+  await auditAdmin({ session, user }, "stop-impersonating", auth.user.id, meta);
+  return {
+    session,
+    user,
+    setCookies: [...sessionCookies(adminToken!, { session, user }), expiredCookie(adminSessionCookieName())],
+  };
+}
+
+// ---- listing ----
+
+const SORTABLE = ["createdAt", "updatedAt", "name", "email", "role", "banned", "emailVerified"] as const;
+const FILTERABLE = ["id", "email", "name", "role", "banned", "emailVerified", "createdAt"] as const;
+const OPERATORS = [
+  "eq",
+  "ne",
+  "lt",
+  "lte",
+  "gt",
+  "gte",
+  "in",
+  "not_in",
+  "contains",
+  "starts_with",
+  "ends_with",
+] as const;
+
+const scalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const listUsersQuery = z.object({
+  searchValue: z.string().max(256).optional(),
+  searchField: z.enum(["email", "name"]).default("email"),
+  searchOperator: z.enum(["contains", "starts_with", "ends_with"]).default("contains"),
+  limit: z.coerce.number().int().min(0).max(1000).optional(),
+  offset: z.coerce.number().int().min(0).optional(),
+  sortBy: z.enum(SORTABLE).optional(),
+  sortDirection: z.enum(["asc", "desc"]).default("asc"),
+  filterField: z.enum(FILTERABLE).default("email"),
+  filterValue: z.union([scalar, z.array(scalar)]).optional(),
+  filterOperator: z.enum(OPERATORS).default("eq"),
+});
+export type ListUsersQuery = z.infer<typeof listUsersQuery>;
+
+/** A filter value in the field's own type ("true" → true for booleans, a date for createdAt). */
+function typed(field: (typeof FILTERABLE)[number], value: string | number | boolean) {
+  if (field === "banned" || field === "emailVerified") return value === true || value === "true";
+  if (field === "createdAt") return new Date(typeof value === "boolean" ? NaN : value);
+  return String(value);
+}
+
+function filterWhere(query: ListUsersQuery): Prisma.UserWhereInput {
+  if (query.filterValue === undefined) return {};
+  const field = query.filterField;
+  const values = (Array.isArray(query.filterValue) ? query.filterValue : [query.filterValue]).map((v) =>
+    typed(field, v),
+  );
+  const one = values[0];
+  const condition: Record<string, unknown> = {
+    eq: { equals: one },
+    ne: { not: one },
+    lt: { lt: one },
+    lte: { lte: one },
+    gt: { gt: one },
+    gte: { gte: one },
+    in: { in: values },
+    not_in: { notIn: values },
+    contains: { contains: String(one) },
+    starts_with: { startsWith: String(one) },
+    ends_with: { endsWith: String(one) },
+  }[query.filterOperator];
+  return { [field]: condition };
+}
+
+export async function listUsers(query: ListUsersQuery) {
+  const search = query.searchValue
+    ? {
+        [query.searchField]: {
+          [{ contains: "contains", starts_with: "startsWith", ends_with: "endsWith" }[query.searchOperator]]:
+            query.searchField === "email" ? query.searchValue.toLowerCase() : query.searchValue,
+        },
+      }
+    : {};
+  const where: Prisma.UserWhereInput = { AND: [search, filterWhere(query)] };
+  const [users, total] = await Promise.all([
+    prisma.user.findMany({
+      where,
+      select: authUserSelect,
+      // A stable order: ties broken by id, so pages never repeat or skip a user.
+      orderBy: query.sortBy
+        ? [{ [query.sortBy]: query.sortDirection }, { id: "asc" }]
+        : [{ createdAt: "asc" }, { id: "asc" }],
+      take: query.limit || undefined,
+      skip: query.offset || undefined,
+    }),
+    prisma.user.count({ where }),
+  ]);
+  return {
+    users,
+    total,
+    ...(query.limit ? { limit: query.limit } : {}),
+    ...(query.offset ? { offset: query.offset } : {}),
+  };
+}
+
+// ---- permissions ----
+
+export const hasPermissionInput = z.object({
+  userId: z.string().optional(),
+  role: z.string().optional(),
+  permission: z.record(z.string(), z.array(z.string())).optional(),
+  permissions: z.record(z.string(), z.array(z.string())).optional(),
+});
+
+/** Whether the caller (or `role`, or `userId`'s role) holds every permission asked for. */
+export async function hasPermission(auth: AuthSession, input: z.infer<typeof hasPermissionInput>) {
+  const asked = input.permissions ?? input.permission;
+  if (!asked) fail("VALIDATION_ERROR", "invalid permission check. no permission(s) were passed.");
+  const subject = input.role ? { id: "", role: input.role } : input.userId ? await targetUser(input.userId) : auth.user;
+  const admin = isAdmin(subject);
+  const known = (resource: string, action: string) =>
+    (ADMIN_PERMISSIONS as Record<string, readonly string[]>)[resource]?.includes(action) ?? false;
+  const success = Object.entries(asked).every(([resource, actions]) =>
+    actions.every((action) => admin && known(resource, action)),
+  );
+  return { error: null, success };
+}

@@ -1,0 +1,206 @@
+/**
+ * Admin endpoints of /api/auth/admin (better-auth's admin plugin). Without a session: 401
+ * with an empty body; signed in but not an admin: 403 with the endpoint's own code. The verbs
+ * are in app/server/admin/users.server.ts.
+ */
+import { z } from "zod";
+import {
+  banUser,
+  banUserInput,
+  createUser,
+  createUserInput,
+  getUser,
+  hasPermission,
+  hasPermissionInput,
+  impersonateUser,
+  listUsers,
+  listUsersQuery,
+  listUserSessions,
+  removeUser,
+  requireAdmin,
+  revokeUserSession,
+  revokeUserSessions,
+  setRole,
+  setRoleInput,
+  setUserPassword,
+  setUserPasswordInput,
+  stopImpersonating,
+  unbanUser,
+  updateUser,
+  updateUserInput,
+  userIdInput,
+} from "~/server/admin/users.server";
+import type { ErrorCode } from "~/server/errors.server";
+import { endpoint, param, type Endpoint, type EndpointContext } from "./endpoint.server";
+
+const P = "/admin";
+
+/** The caller's session when it is an admin's (see the header). */
+async function admin(ctx: Pick<EndpointContext<unknown, unknown>, "session">, code: ErrorCode) {
+  const auth = await ctx.session();
+  if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
+  return requireAdmin(auth, code);
+}
+
+/** Query values arrive as strings (or arrays of them); list-users reads them in their own types. */
+const listQuery = z.preprocess(
+  (raw) =>
+    Object.fromEntries(
+      Object.entries(raw as Record<string, unknown>).map(([key, value]) => [
+        key,
+        key === "filterValue" || !Array.isArray(value) ? value : value[0],
+      ]),
+    ),
+  listUsersQuery,
+);
+
+export const endpoints: Endpoint[] = [
+  endpoint({
+    method: "POST",
+    path: `${P}/create-user`,
+    body: createUserInput,
+    async handler(ctx) {
+      return createUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"), ctx.body, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: `${P}/list-users`,
+    query: listQuery,
+    async handler(ctx) {
+      await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+      return listUsers(ctx.query);
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: `${P}/get-user`,
+    query: z.object({ id: param(z.string().min(1)) }),
+    async handler(ctx) {
+      await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
+      return getUser(ctx.query.id);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/update-user`,
+    body: updateUserInput,
+    async handler(ctx) {
+      return updateUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS"), ctx.body, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/set-role`,
+    body: setRoleInput,
+    async handler(ctx) {
+      return setRole(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"), ctx.body, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/ban-user`,
+    body: banUserInput,
+    async handler(ctx) {
+      return banUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/unban-user`,
+    body: userIdInput,
+    async handler(ctx) {
+      return unbanUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body.userId, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/impersonate-user`,
+    body: userIdInput,
+    async handler(ctx) {
+      const auth = await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+      const { session, user, setCookies } = await impersonateUser(auth, ctx.body.userId, ctx.request, ctx.meta);
+      ctx.cookies.push(...setCookies);
+      return { session, user };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/stop-impersonating`,
+    async handler(ctx) {
+      const auth = await ctx.session();
+      if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
+      const { session, user, setCookies } = await stopImpersonating(auth, ctx.request, ctx.meta);
+      ctx.cookies.length = 0; // the impersonation session's refresh cookies must not follow
+      ctx.cookies.push(...setCookies);
+      return { session, user };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/list-user-sessions`,
+    body: userIdInput,
+    async handler(ctx) {
+      await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
+      return listUserSessions(ctx.body.userId);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/revoke-user-session`,
+    body: z.object({ sessionToken: z.string().min(1) }),
+    async handler(ctx) {
+      const auth = await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+      return revokeUserSession(auth, ctx.body.sessionToken, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/revoke-user-sessions`,
+    body: userIdInput,
+    async handler(ctx) {
+      const auth = await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+      return revokeUserSessions(auth, ctx.body.userId, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/set-user-password`,
+    body: setUserPasswordInput,
+    async handler(ctx) {
+      return setUserPassword(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"), ctx.body, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/remove-user`,
+    body: userIdInput,
+    async handler(ctx) {
+      return removeUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"), ctx.body.userId, ctx.meta);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: `${P}/has-permission`,
+    body: hasPermissionInput,
+    async handler(ctx) {
+      const auth = await ctx.session();
+      if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
+      return hasPermission(auth, ctx.body);
+    },
+  }),
+];
