@@ -43,7 +43,16 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("delete", "routes/organizations/delete-organization.tsx"),
     ]),
   ]),
-  route("admin", "routes/layouts/admin.tsx", [route("dashboard", "routes/admin/dashboard.tsx")]),
+  route("admin", "routes/layouts/admin.tsx", [
+    route("dashboard", "routes/admin/dashboard.tsx"),
+    // The create, ban, password and delete dialogs are pages of their own over the table.
+    route("users", "routes/admin/users.tsx", [
+      route("new", "routes/admin/new-user.tsx"),
+      route(":userId/ban", "routes/admin/ban-user.tsx"),
+      route(":userId/password", "routes/admin/user-password.tsx"),
+      route(":userId/delete", "routes/admin/delete-user.tsx"),
+    ]),
+  ]),
 ]);
 
 export default [
@@ -52,6 +61,7 @@ export default [
   route("robots.txt", "routes/resources/robots.ts"),
   route("set-locale", "routes/resources/set-locale.ts"),
   route("signout", "routes/resources/signout.ts"),
+  route("stop-impersonating", "routes/resources/stop-impersonating.ts"),
   route("check-slug", "routes/resources/check-slug.ts"),
   route("api/auth/*", "routes/api/auth.ts"),
   // Anything else, in any locale: the 404 page (or the fatal 404 for an unsupported prefix).

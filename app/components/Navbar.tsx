@@ -1,4 +1,5 @@
 import { useId } from "react";
+import { Form } from "react-router";
 import { useTranslation } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
@@ -6,7 +7,7 @@ import { LocaleSwitcher } from "~/components/LocaleSwitcher";
 import { SearchPalette } from "~/components/SearchPalette";
 import { ThemeSwitcher } from "~/components/ThemeSwitcher";
 import { UserMenu } from "~/components/UserMenu";
-import { useLocalize, useRootData } from "~/lib/use-root-data";
+import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
 
 export function Brand() {
   const { t } = useTranslation();
@@ -32,6 +33,7 @@ export function Navbar() {
   const menuId = useId();
   return (
     <header className="sticky top-0 z-30 border-b border-slate-200 bg-white/80 backdrop-blur dark:border-slate-800 dark:bg-slate-950/80">
+      {user?.impersonated ? <ImpersonationBanner name={user.name} /> : null}
       <nav aria-label={t("nav.main")} className="relative mx-auto flex h-14 max-w-6xl items-center gap-4 px-4">
         <Brand />
         <div className="ml-auto flex items-center gap-2 sm:order-2">
@@ -80,5 +82,29 @@ export function Navbar() {
         </div>
       </nav>
     </header>
+  );
+}
+
+/** While an admin acts as a user: whose account this is, and the way back (a plain form). */
+function ImpersonationBanner({ name }: { name: string }) {
+  const { t } = useTranslation();
+  const locale = useLocale();
+  return (
+    <div
+      role="status"
+      data-testid="impersonation-banner"
+      className="flex flex-wrap items-center justify-center gap-3 bg-amber-100 px-4 py-2 text-sm text-amber-950 dark:bg-amber-900 dark:text-amber-50"
+    >
+      <span>{t("impersonation.banner", { name })}</span>
+      <Form method="post" action="/stop-impersonating" reloadDocument>
+        <input type="hidden" name="locale" value={locale} />
+        <button
+          type="submit"
+          className="rounded-md bg-amber-950 px-3 py-1 font-medium text-amber-50 hover:bg-amber-800"
+        >
+          {t("impersonation.stop")}
+        </button>
+      </Form>
+    </div>
   );
 }

@@ -12,6 +12,8 @@ export const navigation = {
    */
   routeRules: {
     "/admin": { redirect: "/admin/dashboard" },
+    // The spec's name of the users page.
+    "/admin/user": { redirect: "/admin/users" },
   } as Record<string, { redirect: string }>,
 };
 
@@ -29,6 +31,7 @@ export const pages: { path: string; titleKey: string; access: Access; sitemap: b
   { path: "/organizations/new", titleKey: "pages.newOrganization", access: "user", sitemap: false },
   { path: "/billing", titleKey: "pages.billing", access: "user", sitemap: false },
   { path: "/admin/dashboard", titleKey: "pages.adminDashboard", access: "admin", sitemap: false },
+  { path: "/admin/users", titleKey: "pages.adminUsers", access: "admin", sitemap: false },
 ];
 
 export function canOpen(access: Access, user: { isAdmin: boolean } | null): boolean {

@@ -22,7 +22,7 @@ export const email = z
   .max(254, { error: "INVALID_EMAIL" });
 
 /** A new password: the catalogue's length codes. */
-const newPassword = z
+export const newPassword = z
   .string({ error: REQUIRED })
   .min(PASSWORD_MIN, { error: "PASSWORD_TOO_SHORT" })
   .max(PASSWORD_MAX, { error: "PASSWORD_TOO_LONG" });
@@ -30,7 +30,7 @@ const newPassword = z
 /** An existing password is only checked by the service; just bound its size. */
 const currentPassword = z.string({ error: REQUIRED }).max(PASSWORD_MAX * 4, { error: "INVALID_PASSWORD" });
 
-const name = z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(NAME_MAX);
+export const name = z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(NAME_MAX);
 
 function confirmed<T extends { newPassword: string; confirmPassword: string }>(value: T, ctx: z.RefinementCtx) {
   if (value.newPassword !== value.confirmPassword) {

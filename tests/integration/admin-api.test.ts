@@ -81,7 +81,7 @@ describe("access", () => {
     const listed = await person("user", LISTED_ADMIN_ID);
     const { data, error } = await listed.client.admin.listUsers({ query: { limit: 1 } });
     expect(error).toBeNull();
-    expect(data).toMatchObject({ limit: 1, users: [expect.any(Object)] });
+    expect(data).toMatchObject({ limit: 1, users: [expect.anything()] });
   });
 });
 
@@ -212,7 +212,8 @@ describe("users", () => {
     expect(yes.data).toEqual({ error: null, success: true });
     const no = await user.client.admin.hasPermission({ permissions: { user: ["ban"] } });
     expect(no.data).toEqual({ error: null, success: false });
-    const unknown = await admin.client.admin.hasPermission({ permissions: { user: ["fly"] } });
+    // An action the admin plugin has, but not this product: nobody holds it.
+    const unknown = await admin.client.admin.hasPermission({ permissions: { user: ["set-phone"] } });
     expect(unknown.data).toEqual({ error: null, success: false });
   });
 });
@@ -308,7 +309,7 @@ describe("list-users over 10,000 users", () => {
       const page = await list({ ...query, limit: 20, offset: 20 });
       expect(page.total, JSON.stringify(query)).toBe(expected.length);
       expect(ids(page.users)).toEqual(ids(expected.slice(20, 40)));
-      expect([page.limit, page.offset]).toEqual([20, 20]);
+      expect(page).toMatchObject({ limit: 20, offset: 20 });
     }
   });
 

@@ -10,35 +10,51 @@ import { requireAdminMiddleware } from "~/server/auth/guards.server";
 export const middleware: Route.MiddlewareFunction[] = [requireAdminMiddleware];
 export const loader = () => null;
 
-const menu: { path: string; labelKey: string; icon: IconName }[] = [
+type Item = { path: string; labelKey: string; icon: IconName };
+
+const menu: Item[] = [
   { path: "/admin/dashboard", labelKey: "pages.adminDashboard", icon: "dashboard" },
+  { path: "/admin/users", labelKey: "pages.adminUsers", icon: "users" },
 ];
 
+/**
+ * A side menu beside the page, collapsible (a <details>, so it needs no JavaScript): on a
+ * phone it sits above the page and folds away; the navbar above keeps the language and theme
+ * switchers and the admin's own menu (avatar, sign-out).
+ */
 export default function AdminLayout() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  const link =
+    "flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-slate-100 aria-[current=page]:bg-primary-50 aria-[current=page]:font-medium aria-[current=page]:text-primary-800 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-primary-950 dark:aria-[current=page]:text-primary-200";
   return (
     <div className="flex min-h-screen flex-col">
       <Navbar />
-      <div className="flex flex-1">
-        <aside className="hidden w-60 shrink-0 border-r border-slate-200 p-4 md:block dark:border-slate-800">
-          <p className="mb-3 px-3 text-xs font-semibold tracking-wider text-slate-500 uppercase">{t("nav.admin")}</p>
-          <nav aria-label={t("nav.admin")}>
+      <div className="flex flex-1 flex-col md:flex-row">
+        <details
+          open
+          className="group shrink-0 border-b border-slate-200 p-4 md:w-60 md:border-r md:border-b-0 md:open:w-60 md:[&:not([open])]:w-auto dark:border-slate-800"
+        >
+          <summary
+            className="flex cursor-pointer list-none items-center gap-2 px-3 text-xs font-semibold tracking-wider text-slate-500 uppercase"
+            title={t("nav.menu")}
+          >
+            <Icon name="menu" className="size-4" />
+            <span className="group-[&:not([open])]:md:sr-only">{t("nav.admin")}</span>
+          </summary>
+          <nav aria-label={t("nav.admin")} className="mt-3">
             <ul className="flex flex-col gap-1">
               {menu.map((item) => (
                 <li key={item.path}>
-                  <NavLink
-                    to={localize(item.path)}
-                    className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-slate-100 aria-[current=page]:bg-primary-50 aria-[current=page]:font-medium aria-[current=page]:text-primary-800 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-primary-950 dark:aria-[current=page]:text-primary-200"
-                  >
+                  <NavLink to={localize(item.path)} className={link}>
                     <Icon name={item.icon} /> {t(item.labelKey)}
                   </NavLink>
                 </li>
               ))}
             </ul>
           </nav>
-        </aside>
-        <main className="min-w-0 flex-1 p-6">
+        </details>
+        <main className="min-w-0 flex-1 p-4 md:p-6">
           <Outlet />
         </main>
       </div>

@@ -413,7 +413,8 @@ function filterWhere(query: ListUsersQuery): Prisma.UserWhereInput {
   return { [field]: condition };
 }
 
-export async function listUsers(query: ListUsersQuery) {
+/** The API's list; the console's table adds its own filters (`extra`) to the query's. */
+export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereInput = {}) {
   const search = query.searchValue
     ? {
         [query.searchField]: {
@@ -422,7 +423,7 @@ export async function listUsers(query: ListUsersQuery) {
         },
       }
     : {};
-  const where: Prisma.UserWhereInput = { AND: [search, filterWhere(query)] };
+  const where: Prisma.UserWhereInput = { AND: [search, filterWhere(query), extra] };
   const [users, total] = await Promise.all([
     prisma.user.findMany({
       where,

@@ -1,0 +1,50 @@
+import { z } from "zod";
+import { email, name, newPassword } from "~/lib/auth-forms";
+
+/**
+ * The admin console's user forms and the users table's URL state, shared by the actions,
+ * the loaders and the browser (conform). Shape only: the admin services decide.
+ */
+
+export const PAGE_SIZES = [5, 20, 50, 100] as const;
+export const BAN_DURATIONS = ["permanent", "1", "7", "30"] as const;
+const role = z.enum(["user", "admin"]);
+
+/** The users table as the URL says it (search, filters, order, page): shareable views. */
+export const usersViewSchema = z.object({
+  q: z.string().trim().max(256).catch(""),
+  field: z.enum(["email", "name"]).catch("email"),
+  role: z.enum(["all", "user", "admin"]).catch("all"),
+  status: z.enum(["all", "active", "banned"]).catch("all"),
+  from: z.iso.date().optional().catch(undefined),
+  to: z.iso.date().optional().catch(undefined),
+  sort: z.enum(["createdAt", "name", "email", "role"]).catch("createdAt"),
+  dir: z.enum(["asc", "desc"]).catch("desc"),
+  page: z.coerce.number().int().min(1).max(100_000).catch(1),
+  size: z.coerce
+    .number()
+    .refine((value) => (PAGE_SIZES as readonly number[]).includes(value))
+    .catch(20),
+});
+export type UsersView = z.infer<typeof usersViewSchema>;
+
+export const viewOf = (params: URLSearchParams): UsersView => usersViewSchema.parse(Object.fromEntries(params));
+
+/** The row buttons of the users table. */
+export const userActionSchema = z.discriminatedUnion("intent", [
+  z.object({ intent: z.literal("set-role"), userId: z.string().min(1), role }),
+  z.object({ intent: z.literal("unban"), userId: z.string().min(1) }),
+  z.object({ intent: z.literal("impersonate"), userId: z.string().min(1) }),
+  z.object({ intent: z.literal("revoke-sessions"), userId: z.string().min(1) }),
+]);
+
+export const createUserSchema = z.object({ name, email, password: newPassword, role });
+
+export const banSchema = z.object({
+  reason: z.string().trim().max(1000).optional(),
+  duration: z.enum(BAN_DURATIONS),
+});
+
+export const setPasswordSchema = z.object({ password: newPassword });
+
+export const deleteUserSchema = z.object({ intent: z.literal("delete-user") });

@@ -1,0 +1,95 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData, useLocation } from "react-router";
+import type { Route } from "./+types/ban-user";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { BAN_DURATIONS, banSchema } from "~/lib/admin-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { banUser } from "~/server/admin/users.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { failed, invalid } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["admin", "auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(request, params.userId);
+  return { title: adminT(context)("ban.title", { name: user.name }), email: user.email };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+const DAY = 86_400;
+
+/** Bans (permanently or for some days): the user's open sessions end at once. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(request, params.userId);
+  const submission = parseWithZod(await request.formData(), { schema: banSchema });
+  if (submission.status !== "success") return invalid(submission);
+  const { reason, duration } = submission.value;
+  try {
+    await banUser(
+      adminOf(context),
+      {
+        userId: user.id,
+        banReason: reason,
+        banExpiresIn: duration === "permanent" ? undefined : Number(duration) * DAY,
+      },
+      requestMeta(request, context),
+    );
+  } catch (error) {
+    return failed(submission, error);
+  }
+  const url = new URL(request.url);
+  return redirectWithToast(url.pathname.replace(/\/[^/]+\/ban$/, "") + url.search, {
+    type: "success",
+    title: adminT(context)("ban.done", { name: user.name }),
+  });
+}
+
+export default function BanUser({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const back = useLocalize()(`/admin/users${useLocation().search}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("ban-user");
+  const [form] = useForm({ lastResult: actionData?.result });
+  const input = "rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900";
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="ban-user" />
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t("ban.body", { email: loaderData.email })}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t("ban.reason")}
+          <input name="reason" maxLength={1000} className={input} />
+        </label>
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t("ban.duration")}
+          <select name="duration" defaultValue="permanent" className={input}>
+            {BAN_DURATIONS.map((duration) => (
+              <option key={duration} value={duration}>
+                {t(`ban.durations.${duration}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton variant="danger" pending={pending}>
+            {t("ban.submit")}
+          </SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,93 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData, useLocation } from "react-router";
+import type { Route } from "./+types/new-user";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { createUserSchema } from "~/lib/admin-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { adminOf, adminT } from "~/server/admin/pages.server";
+import { createUser } from "~/server/admin/users.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { failed, invalid } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["admin", "auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export const loader = ({ context }: Route.LoaderArgs) => ({ title: adminT(context)("users.create") });
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+/** Creates the user (verified: an admin vouches for the address) and goes back to the table. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const submission = parseWithZod(await request.formData(), { schema: createUserSchema });
+  if (submission.status !== "success") return invalid(submission);
+  const { name, email, password, role } = submission.value;
+  try {
+    await createUser(
+      adminOf(context),
+      { name, email, password, role, data: { emailVerified: true } },
+      requestMeta(request, context),
+    );
+  } catch (error) {
+    return failed(submission, error, { USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email" });
+  }
+  const url = new URL(request.url);
+  return redirectWithToast(url.pathname.replace(/\/new$/, "") + url.search, {
+    type: "success",
+    title: adminT(context)("users.created", { email }),
+  });
+}
+
+export default function NewUser({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { t: ta } = useTranslation("auth");
+  const back = useLocalize()(`/admin/users${useLocation().search}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("create-user");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(createUserSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserSchema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="create-user" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field field={fields.name} type="text" label={ta("form.name")} inputProps={{ autoFocus: true }} />
+        <Field field={fields.email} type="email" label={ta("form.email")} />
+        <Field
+          field={fields.password}
+          type="password"
+          label={ta("form.password")}
+          inputProps={{ autoComplete: "new-password" }}
+        />
+        <label className="flex flex-col gap-1 text-sm font-medium">
+          {t("users.columns.role")}
+          <select
+            name={fields.role.name}
+            defaultValue="user"
+            className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+          >
+            <option value="user">{t("users.roles.user")}</option>
+            <option value="admin">{t("users.roles.admin")}</option>
+          </select>
+        </label>
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton pending={pending}>{t("users.createSubmit")}</SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,83 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData, useLocation } from "react-router";
+import type { Route } from "./+types/user-password";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { setPasswordSchema } from "~/lib/admin-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { setUserPassword } from "~/server/admin/users.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { failed, invalid } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["admin", "auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(request, params.userId);
+  return { title: adminT(context)("password.title", { name: user.name }) };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(request, params.userId);
+  const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await setUserPassword(
+      adminOf(context),
+      { userId: user.id, newPassword: submission.value.password },
+      requestMeta(request, context),
+    );
+  } catch (error) {
+    return failed(submission, error, { PASSWORD_TOO_SHORT: "password", PASSWORD_TOO_LONG: "password" });
+  }
+  const url = new URL(request.url);
+  return redirectWithToast(url.pathname.replace(/\/[^/]+\/password$/, "") + url.search, {
+    type: "success",
+    title: adminT(context)("password.done", { name: user.name }),
+  });
+}
+
+export default function UserPassword({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const { t: ta } = useTranslation("auth");
+  const back = useLocalize()(`/admin/users${useLocation().search}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("set-password");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(setPasswordSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="set-password" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          field={fields.password}
+          type="password"
+          label={ta("form.newPassword")}
+          hint={ta("form.passwordHint")}
+          inputProps={{ autoComplete: "new-password", autoFocus: true }}
+        />
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton pending={pending}>{t("password.submit")}</SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}

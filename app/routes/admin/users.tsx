@@ -1,0 +1,288 @@
+import { parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, Outlet, useLocation } from "react-router";
+import type { Route } from "./+types/users";
+import { AppLink } from "~/components/AppLink";
+import { buttonClass } from "~/components/ui/Button";
+import { localizePath } from "~/i18n/config";
+import { PAGE_SIZES, userActionSchema, viewOf, type UsersView } from "~/lib/admin-forms";
+import { billingDate, numberFormat } from "~/lib/intl";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { adminOf, adminT, usersPage } from "~/server/admin/pages.server";
+import { impersonateUser, revokeUserSessions, setRole, unbanUser } from "~/server/admin/users.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["admin", "auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const view = viewOf(new URL(request.url).searchParams);
+  const { users, total } = await usersPage(view);
+  return { meta: pageMeta(context, "adminUsers"), view, users, total, me: adminOf(context).user.id };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+/** The row buttons; back to the same view with a toast (impersonation: to the home page as the user). */
+export async function action({ request, context }: Route.ActionArgs) {
+  const admin = adminOf(context);
+  const submission = parseWithZod(await request.formData(), { schema: userActionSchema });
+  if (submission.status !== "success") throw data("Bad request", { status: 400 });
+  const input = submission.value;
+  const url = new URL(request.url);
+  const back = url.pathname + url.search;
+  const meta = requestMeta(request, context);
+  const t = adminT(context);
+  try {
+    if (input.intent === "impersonate") {
+      const { user, setCookies } = await impersonateUser(admin, input.userId, request, meta);
+      return redirectWithToast(
+        localizePath("/", pageLocale(context)),
+        { type: "success", title: t("users.impersonating", { name: user.name }) },
+        { headers: cookieHeaders(setCookies) },
+      );
+    }
+    if (input.intent === "set-role") await setRole(admin, input, meta);
+    if (input.intent === "unban") await unbanUser(admin, input.userId, meta);
+    if (input.intent === "revoke-sessions") await revokeUserSessions(admin, input.userId, meta);
+    return redirectWithToast(back, { type: "success", title: t(`users.done.${input.intent}`) });
+  } catch (error) {
+    if (error instanceof Response) throw error;
+    return redirectWithToast(back, { type: "error", title: errorTitle(authT(context), error) });
+  }
+}
+
+/** The view's query with some parameters changed (a new sort, page or size). */
+function withView(view: UsersView, changes: Partial<Record<keyof UsersView, string | number>>) {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries({ ...view, ...changes })) {
+    if (value !== undefined && value !== "") params.set(key, String(value));
+  }
+  return `?${params}`;
+}
+
+export default function Users({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const locale = useLocale();
+  const localize = useLocalize();
+  const { search } = useLocation();
+  const { view, users, total, me } = loaderData;
+  const pages = Math.max(1, Math.ceil(total / view.size));
+  const number = numberFormat(locale);
+  const sortLink = (column: UsersView["sort"]) => {
+    const active = view.sort === column;
+    const dir = active && view.dir === "asc" ? "desc" : "asc";
+    return (
+      <AppLink
+        to={withView(view, { sort: column, dir, page: 1 })}
+        preventScrollReset
+        aria-sort={active ? (view.dir === "asc" ? "ascending" : "descending") : undefined}
+        className="inline-flex items-center gap-1 hover:underline"
+      >
+        {t(`users.columns.${column}`)}
+        {active ? <span aria-hidden="true">{view.dir === "asc" ? "↑" : "↓"}</span> : null}
+      </AppLink>
+    );
+  };
+  const field =
+    "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
+  return (
+    <div className="flex flex-col gap-5">
+      <div className="flex flex-wrap items-center justify-between gap-3">
+        <div>
+          <h1 className="text-2xl font-bold tracking-tight">{t("users.title")}</h1>
+          <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="users-total">
+            {t("users.total", { formatted: number.format(total) })}
+          </p>
+        </div>
+        <AppLink to={localize(`/admin/users/new${search}`)} className={buttonClass()} preventScrollReset>
+          {t("users.create")}
+        </AppLink>
+      </div>
+
+      <Form method="get" className="flex flex-wrap items-end gap-3" role="search">
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.filters.search")}
+          <input type="search" name="q" defaultValue={view.q} className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.filters.field")}
+          <select name="field" defaultValue={view.field} className={field}>
+            <option value="email">{t("users.columns.email")}</option>
+            <option value="name">{t("users.columns.name")}</option>
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.columns.role")}
+          <select name="role" defaultValue={view.role} className={field}>
+            {(["all", "user", "admin"] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(`users.roles.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.columns.status")}
+          <select name="status" defaultValue={view.status} className={field}>
+            {(["all", "active", "banned"] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(`users.status.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.filters.from")}
+          <input type="date" name="from" defaultValue={view.from} className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.filters.to")}
+          <input type="date" name="to" defaultValue={view.to} className={field} />
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("users.filters.size")}
+          <select name="size" defaultValue={String(view.size)} className={field}>
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+        <input type="hidden" name="sort" value={view.sort} />
+        <input type="hidden" name="dir" value={view.dir} />
+        <button type="submit" className={buttonClass("secondary")}>
+          {t("users.filters.apply")}
+        </button>
+      </Form>
+
+      <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+        <table className="w-full text-left text-sm">
+          <thead className="bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900">
+            <tr>
+              <th scope="col" className="px-4 py-3">
+                {sortLink("name")}
+              </th>
+              <th scope="col" className="px-4 py-3">
+                {sortLink("email")}
+              </th>
+              <th scope="col" className="px-4 py-3">
+                {sortLink("role")}
+              </th>
+              <th scope="col" className="px-4 py-3">
+                {t("users.columns.status")}
+              </th>
+              <th scope="col" className="px-4 py-3">
+                {sortLink("createdAt")}
+              </th>
+              <th scope="col" className="px-4 py-3">
+                <span className="sr-only">{t("users.columns.actions")}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {users.map((user) => (
+              <tr key={user.id} data-user={user.email}>
+                <td className="px-4 py-3 font-medium">{user.name}</td>
+                <td className="px-4 py-3">{user.email}</td>
+                <td className="px-4 py-3">{t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}</td>
+                <td className="px-4 py-3">
+                  {user.banned ? (
+                    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800 dark:bg-red-950 dark:text-red-200">
+                      {user.banExpires
+                        ? t("users.bannedUntil", { date: billingDate(locale, new Date(user.banExpires)) })
+                        : t("users.status.banned")}
+                    </span>
+                  ) : (
+                    t("users.status.active")
+                  )}
+                </td>
+                <td className="px-4 py-3 whitespace-nowrap">{billingDate(locale, new Date(user.createdAt))}</td>
+                <td className="px-4 py-3 text-right">
+                  <RowActions user={user} self={user.id === me} search={search} />
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {users.length === 0 ? <p className="p-6 text-center text-sm text-slate-500">{t("users.empty")}</p> : null}
+      </div>
+
+      <nav aria-label={t("users.pagination")} className="flex items-center justify-between text-sm">
+        <span>{t("users.page", { page: view.page, pages })}</span>
+        <span className="flex gap-2">
+          {view.page > 1 ? (
+            <AppLink to={withView(view, { page: view.page - 1 })} className={buttonClass("secondary")}>
+              {t("users.previous")}
+            </AppLink>
+          ) : null}
+          {view.page < pages ? (
+            <AppLink to={withView(view, { page: view.page + 1 })} className={buttonClass("secondary")}>
+              {t("users.next")}
+            </AppLink>
+          ) : null}
+        </span>
+      </nav>
+      <Outlet />
+    </div>
+  );
+}
+
+function RowActions({
+  user,
+  self,
+  search,
+}: {
+  user: { id: string; name: string; role: string; banned: boolean };
+  self: boolean;
+  search: string;
+}) {
+  const { t } = useTranslation("admin");
+  const localize = useLocalize();
+  const item = "block w-full rounded px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
+  const post = (intent: string, label: string, extra?: React.ReactNode) => (
+    <Form method="post" preventScrollReset>
+      <input type="hidden" name="userId" value={user.id} />
+      {extra}
+      <button type="submit" name="intent" value={intent} className={item}>
+        {label}
+      </button>
+    </Form>
+  );
+  const dialog = (path: string, label: string) => (
+    <AppLink to={localize(`/admin/users/${user.id}/${path}${search}`)} preventScrollReset className={item}>
+      {label}
+    </AppLink>
+  );
+  return (
+    <details className="relative inline-block text-left">
+      <summary
+        className={buttonClass("ghost", "cursor-pointer")}
+        aria-label={t("users.actionsFor", { name: user.name })}
+      >
+        ⋯
+      </summary>
+      <div className="absolute right-0 z-30 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900">
+        {post(
+          "set-role",
+          user.role === "admin" ? t("users.actions.makeUser") : t("users.actions.makeAdmin"),
+          <input type="hidden" name="role" value={user.role === "admin" ? "user" : "admin"} />,
+        )}
+        {self ? null : user.banned ? post("unban", t("users.actions.unban")) : dialog("ban", t("users.actions.ban"))}
+        {self || user.role === "admin" ? null : post("impersonate", t("users.actions.impersonate"))}
+        {post("revoke-sessions", t("users.actions.revokeSessions"))}
+        {dialog("password", t("users.actions.setPassword"))}
+        {self ? null : dialog("delete", t("users.actions.delete"))}
+      </div>
+    </details>
+  );
+}
