@@ -2,7 +2,8 @@
 // Benchmarks of the built server on loopback, printed as figures against the targets and
 // written as JSON (test-results/bench.json): page throughput, p99 and server CPU per page,
 // get-session with and without the cookie cache, sign-in latency, how much a burst of
-// sign-ins slows the home page, peak RSS, and the JavaScript each public page ships.
+// sign-ins slows the home page, peak RSS, the JavaScript each public page ships, and the
+// admin users page's server time with 100,000 users.
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
 // Run `npm run build` first.
 import autocannon from "autocannon";
@@ -11,6 +12,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import Database from "better-sqlite3";
 import { pageJavaScript } from "./page-javascript.mjs";
 
 const CONNECTIONS = 32;
@@ -22,6 +24,20 @@ const ADMIN = { email: "bench@example.com", password: "bench-password-123" };
 const PAGES = ["/", "/pricing"];
 const TARGETS = { pageRps: 1000, pageP99: 100, pageCpuMs: 2, getSession: 3000, signInP50: 120, stormRatio: 1.5 };
 const BUDGETS = { rssPeakMb: 200, homeJsKb: 110, soakGrowth: 0.1 };
+const SEEDED_USERS = 100_000;
+/** Views of the admin users table: the default, a search, a filter, and each sort. */
+const USERS_VIEWS = [
+  "",
+  "?q=user4242",
+  "?q=Grace&field=name",
+  "?status=banned",
+  "?role=admin",
+  "?sort=name&dir=asc",
+  "?sort=email&dir=desc",
+  "?sort=role",
+  "?from=2026-01-10&to=2026-01-20",
+  "?size=100&page=500",
+];
 
 if (!existsSync("build/server.js")) {
   console.error("No build found: run `npm run build` first.");
@@ -196,6 +212,48 @@ try {
     await Promise.all(burst);
     const ratio = busy.latency.p99 / idle.latency.p99;
 
+    // The admin users page over 100,000 users, seeded straight into the database file (dates
+    // in the same storage format as the rows the app wrote).
+    const db = new Database(join(dir, "app.db"));
+    db.pragma("busy_timeout = 5000");
+    const sample = db.prepare('SELECT "createdAt" FROM "user" LIMIT 1').get();
+    const stamp = (ms) => (typeof sample.createdAt === "number" ? ms : new Date(ms).toISOString());
+    const insert = db.prepare(
+      'INSERT INTO "user" ("id", "email", "name", "role", "banned", "emailVerified", "createdAt", "updatedAt") VALUES (?, ?, ?, ?, ?, ?, ?, ?)',
+    );
+    const names = ["Ada", "Grace", "Alan", "Edsger", "Barbara", "Donald", "Frances", "Ken"];
+    db.transaction(() => {
+      for (let i = 0; i < SEEDED_USERS; i++) {
+        const created = stamp(Date.UTC(2026, 0, 1) + i * 30_000);
+        insert.run(
+          `cbench${String(i).padStart(19, "0")}`,
+          `user${i}@bench.example`,
+          `${names[i % names.length]} ${i}`,
+          i % 1000 === 0 ? "admin" : "user",
+          i % 17 === 0 ? 1 : 0,
+          1,
+          created,
+          created,
+        );
+      }
+    })();
+    db.close();
+    const usersPage = {};
+    for (const view of USERS_VIEWS) {
+      const times = [];
+      for (let i = 0; i < 21; i++) {
+        const started = performance.now();
+        const res = await fetch(`${base}/admin/users${view}`, {
+          headers: { cookie: cookieHeader(), "user-agent": BROWSER },
+        });
+        if (res.status !== 200) throw new Error(`/admin/users${view} answered ${res.status}`);
+        await res.arrayBuffer();
+        if (i > 0) times.push(performance.now() - started); // the first one warms up
+      }
+      times.sort((a, b) => a - b);
+      usersPage[view || "(default)"] = { p50Ms: pct(times, 50), p95Ms: pct(times, 95) };
+    }
+
     const row = (label, value, target, ok) =>
       console.log(
         `${label.padEnd(44)} ${value.padStart(14)}   ${target.padEnd(16)} ${ok === undefined ? "" : ok ? "ok" : "MISSED"}`,
@@ -248,6 +306,14 @@ try {
         budget ? js[path].gzipKb <= budget : undefined,
       );
     }
+    for (const [view, { p50Ms, p95Ms }] of Object.entries(usersPage)) {
+      row(
+        `/admin/users${view === "(default)" ? "" : view}`.slice(0, 44),
+        `p95 ${p95Ms.toFixed(1)} ms`,
+        `p50 ${p50Ms.toFixed(1)} ms`,
+        undefined,
+      );
+    }
     for (const [name, result] of [
       ...PAGES.map((path) => [path, pages[path].result]),
       ...PAGES.map((path) => [`${path} uncached`, uncachedPages[path].result]),
@@ -281,6 +347,7 @@ try {
       storm: { idleP99Ms: idle.latency.p99, busyP99Ms: busy.latency.p99, ratio },
       rssPeakMb: rssPeak,
       javascript: js,
+      adminUsersPage: { users: SEEDED_USERS, views: usersPage },
     });
   }
 } finally {

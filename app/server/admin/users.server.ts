@@ -110,11 +110,16 @@ export const banUserInput = z.object({
 
 export const setUserPasswordInput = z.object({
   userId: z.string().min(1, { message: "VALIDATION_ERROR" }),
+  // Empty is a VALIDATION_ERROR (the contract), before any length rule is looked at.
   newPassword: z
     .string()
     .min(1, { message: "VALIDATION_ERROR" })
-    .min(PASSWORD_MIN, { message: "PASSWORD_TOO_SHORT" })
-    .max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" }),
+    .pipe(
+      z
+        .string()
+        .min(PASSWORD_MIN, { message: "PASSWORD_TOO_SHORT" })
+        .max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" }),
+    ),
 });
 
 export const updateUserInput = z.object({ userId: z.string().min(1), data: z.record(z.string(), z.unknown()) });
