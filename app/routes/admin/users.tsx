@@ -191,7 +191,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {users.map((user) => (
-              <tr key={user.id} data-user={user.email}>
+              <tr key={user.id} data-user={user.email} data-banned={user.banned || undefined}>
                 <td className="px-4 py-3 font-medium">{user.name}</td>
                 <td className="px-4 py-3">{user.email}</td>
                 <td className="px-4 py-3">{t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}</td>

@@ -19,6 +19,7 @@ export function texts(locale: string) {
     organization: load(locale, "organization"),
     billing: load(locale, "billing"),
     pricing: load(locale, "pricing"),
+    admin: load(locale, "admin"),
   };
   return (key: string, values: Record<string, string> = {}): string => {
     const [ns, path] = key.includes(":") ? (key.split(":") as [keyof typeof files, string]) : (["auth", key] as const);

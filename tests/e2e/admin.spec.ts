@@ -1,0 +1,9 @@
+import { test } from "@playwright/test";
+import { adminJourney } from "./support/admin";
+
+// The admin console with JavaScript (admin.no-js.spec.ts does the same without): an admin bans a user, whose
+// open session ends and whose sign-in is refused; creates a user; impersonates them and stops.
+
+for (const locale of ["en", "ja"] as const) {
+  test(`bans, creates, impersonates and stops (${locale})`, ({ page, browser }) => adminJourney(page, browser, locale));
+}

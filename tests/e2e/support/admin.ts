@@ -1,0 +1,80 @@
+import { expect, type Browser, type Page } from "@playwright/test";
+import { prefixOf, signedInAccount, texts, toast, uniqueEmail } from "./auth";
+
+/** The demo admin the e2e server ensures (outside production, without ADMIN_*). */
+export const ADMIN = { email: "admin@example.com", password: "demo-admin-1234" };
+
+export async function signInAs(page: Page, locale: string, email: string, password: string) {
+  const t = texts(locale);
+  await page.goto(`${prefixOf(locale)}/signin`);
+  await page.getByLabel(t("form.email")).fill(email);
+  await page.getByLabel(t("form.password"), { exact: true }).fill(password);
+  await page.getByRole("button", { name: t("signIn.submit") }).click();
+  await expect(page).not.toHaveURL(/\/signin/);
+}
+
+/** The row menu of the user with `email` in the users table, opened. */
+export async function rowMenu(page: Page, locale: string, email: string) {
+  const t = texts(locale);
+  await page.goto(`${prefixOf(locale)}/admin/users?q=${encodeURIComponent(email)}`);
+  const row = page.locator(`tr[data-user="${email}"]`);
+  await row.locator("summary").click();
+  return { row, t };
+}
+
+/**
+ * What both admin specs walk through, with or without JavaScript: a ban (the user's open
+ * session ends, their sign-in is refused), a created user, impersonating them and stopping.
+ */
+export async function adminJourney(page: Page, browser: Browser, locale: string) {
+  const t = texts(locale);
+  const P = prefixOf(locale);
+
+  // ---- the user to ban, signed in elsewhere ----
+  const victimContext = await browser.newContext();
+  const victimPage = await victimContext.newPage();
+  const victim = await signedInAccount(victimPage, locale, "Mallory");
+  await victimPage.goto(`${P}/profile`);
+  await expect(victimPage).toHaveURL(`${P}/profile`);
+
+  // ---- the admin bans them for 7 days ----
+  await signInAs(page, locale, ADMIN.email, ADMIN.password);
+  const { row } = await rowMenu(page, locale, victim.email);
+  await row.getByRole("link", { name: t("admin:users.actions.ban") }).click();
+  await expect(page).toHaveURL(new RegExp(`${P}/admin/users/[^/]+/ban\\?q=`));
+  const dialog = page.getByTestId("confirm-dialog");
+  await dialog.getByLabel(t("admin:ban.reason")).fill("Spam");
+  await dialog.getByLabel(t("admin:ban.duration")).selectOption("7");
+  await dialog.getByRole("button", { name: t("admin:ban.submit") }).click();
+  await expect(toast(page, t("admin:ban.done", { name: "Mallory" }))).toBeVisible();
+  await expect(page.locator(`tr[data-user="${victim.email}"]`)).toHaveAttribute("data-banned", "true");
+
+  // ---- their open session has ended, and they cannot sign in ----
+  await victimPage.goto(`${P}/profile`);
+  await expect(victimPage).toHaveURL(new RegExp(`${P}/signin`));
+  await victimPage.getByLabel(t("form.email")).fill(victim.email);
+  await victimPage.getByLabel(t("form.password"), { exact: true }).fill(victim.password);
+  await victimPage.getByRole("button", { name: t("signIn.submit") }).click();
+  await expect(victimPage.getByTestId("form-errors")).toHaveText(t("errors.BANNED_USER"));
+  await victimContext.close();
+
+  // ---- the admin creates a user ----
+  const email = uniqueEmail(`${locale}-created`);
+  await page.goto(`${P}/admin/users`);
+  await page.getByRole("link", { name: t("admin:users.create") }).click();
+  const create = page.getByTestId("confirm-dialog");
+  await create.getByLabel(t("form.name")).fill("Created Person");
+  await create.getByLabel(t("form.email")).fill(email);
+  await create.getByLabel(t("form.password"), { exact: true }).fill("correct-horse-battery");
+  await create.getByRole("button", { name: t("admin:users.createSubmit") }).click();
+  await expect(toast(page, t("admin:users.created", { email }))).toBeVisible();
+
+  // ---- impersonates them, and stops ----
+  const menu = await rowMenu(page, locale, email);
+  await menu.row.getByRole("button", { name: t("admin:users.actions.impersonate") }).click();
+  const banner = page.getByTestId("impersonation-banner");
+  await expect(banner).toContainText("Created Person");
+  await banner.getByRole("button", { name: t("common:impersonation.stop") }).click();
+  await expect(page).toHaveURL(`${P}/admin/users`);
+  await expect(page.getByTestId("impersonation-banner")).toHaveCount(0);
+}
