@@ -43,7 +43,15 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("delete", "routes/organizations/delete-organization.tsx"),
     ]),
   ]),
-  route("admin", "routes/layouts/admin.tsx", [route("dashboard", "routes/admin/dashboard.tsx")]),
+  route("admin", "routes/layouts/admin.tsx", [
+    route("dashboard", "routes/admin/dashboard.tsx"),
+    route("subscriptions", "routes/admin/subscriptions.tsx"),
+    route("maintenance/database", "routes/admin/maintenance/database.tsx"),
+    route("maintenance/audit-log", "routes/admin/maintenance/audit-log.tsx"),
+    // The audit log under the page's filter, as a download (a resource route).
+    route("maintenance/audit-log.csv", "routes/admin/maintenance/audit-log-csv.ts"),
+    route("maintenance/migrations", "routes/admin/maintenance/migrations.tsx"),
+  ]),
 ]);
 
 export default [

@@ -2,7 +2,16 @@
 export const locales = ["en", "zh-CN", "ja", "fr"] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "en";
-export const namespaces = ["common", "home", "pricing", "validation", "auth", "organization", "billing"] as const;
+export const namespaces = [
+  "common",
+  "home",
+  "pricing",
+  "validation",
+  "auth",
+  "organization",
+  "billing",
+  "reports",
+] as const;
 export type Namespace = (typeof namespaces)[number];
 
 /** Native names, shown in the locale switcher in their own language. */
