@@ -42,24 +42,32 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
   const money = numberFormat(locale, { style: "currency", currency, maximumFractionDigits: 2 });
   const longDay = dateFormat(locale, { dateStyle: "medium", timeZone: "UTC" });
 
-  const cards: { key: keyof Stats; value: string; hint?: string }[] = [
+  // A hint's `stat` names the figure it shows, read like the cards' own (data-stat).
+  const cards: { key: keyof Stats; value: string; hint?: { text: string; stat?: keyof Stats } }[] = [
     { key: "users", value: number.format(stats.users) },
     { key: "newUsers7", value: number.format(stats.newUsers7) },
     { key: "newUsers30", value: number.format(stats.newUsers30) },
     {
       key: "verifiedShare",
       value: percent.format(stats.verifiedShare),
-      hint: t("dashboard.verifiedOf", {
-        verified: number.format(stats.verifiedUsers),
-        users: number.format(stats.users),
-      }),
+      hint: {
+        text: t("dashboard.verifiedOf", {
+          verified: number.format(stats.verifiedUsers),
+          users: number.format(stats.users),
+        }),
+        stat: "verifiedUsers",
+      },
     },
     { key: "activeSessions", value: number.format(stats.activeSessions) },
     { key: "organizations", value: number.format(stats.organizations) },
     { key: "activeSubscriptions", value: number.format(stats.activeSubscriptions) },
     { key: "trialingSubscriptions", value: number.format(stats.trialingSubscriptions) },
-    { key: "monthlyRevenue", value: money.format(stats.monthlyRevenue), hint: t("dashboard.monthlyRevenueHint") },
-    { key: "trialRevenue", value: money.format(stats.trialRevenue), hint: t("dashboard.trialRevenueHint") },
+    {
+      key: "monthlyRevenue",
+      value: money.format(stats.monthlyRevenue),
+      hint: { text: t("dashboard.monthlyRevenueHint") },
+    },
+    { key: "trialRevenue", value: money.format(stats.trialRevenue), hint: { text: t("dashboard.trialRevenueHint") } },
   ];
 
   const signUpTotal = signUps.reduce((sum, day) => sum + day.count, 0);
@@ -98,7 +106,15 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
             <dd className="mt-2 text-2xl font-semibold" data-stat={card.key} data-value={stats[card.key]}>
               {card.value}
             </dd>
-            {card.hint ? <dd className="mt-1 text-xs text-slate-500">{card.hint}</dd> : null}
+            {card.hint ? (
+              <dd
+                className="mt-1 text-xs text-slate-500"
+                data-stat={card.hint.stat}
+                data-value={card.hint.stat && stats[card.hint.stat]}
+              >
+                {card.hint.text}
+              </dd>
+            ) : null}
           </div>
         ))}
       </dl>

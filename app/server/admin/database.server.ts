@@ -111,6 +111,7 @@ async function sqliteStats(): Promise<DatabaseStats> {
 }
 
 async function postgresStats(): Promise<DatabaseStats> {
+  // Catalogue names have PostgreSQL's `name` type, which the driver adapter cannot read: cast to text.
   const [version, [database], tables] = await Promise.all([
     prisma.$queryRaw<{ v: string }[]>`SELECT current_setting('server_version') AS v`,
     prisma.$queryRaw<
@@ -125,12 +126,12 @@ async function postgresStats(): Promise<DatabaseStats> {
         deadlocks: bigint;
       }[]
     >`
-      SELECT datname AS name, pg_database_size(datname) AS bytes, numbackends AS connections,
+      SELECT datname::text AS name, pg_database_size(datname) AS bytes, numbackends AS connections,
         xact_commit AS commits, xact_rollback AS rollbacks, blks_read AS blocks_read,
         blks_hit AS blocks_hit, deadlocks
       FROM pg_stat_database WHERE datname = current_database()`,
     prisma.$queryRaw<{ name: string; rows: bigint; bytes: bigint }[]>`
-      SELECT relname AS name, n_live_tup AS rows, pg_total_relation_size(relid) AS bytes
+      SELECT relname::text AS name, n_live_tup AS rows, pg_total_relation_size(relid) AS bytes
       FROM pg_stat_user_tables WHERE schemaname = current_schema()
       ORDER BY bytes DESC, name`,
   ]);
