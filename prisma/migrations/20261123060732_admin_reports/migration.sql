@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "data_operation_run" (
-    "id" TEXT NOT NULL,
+    "id" TEXT NOT NULL PRIMARY KEY,
     "operation" TEXT NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'running',
     "runningKey" TEXT,
@@ -10,11 +10,9 @@ CREATE TABLE "data_operation_run" (
     "skipped" INTEGER NOT NULL DEFAULT 0,
     "failed" INTEGER NOT NULL DEFAULT 0,
     "error" TEXT,
-    "startedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" TIMESTAMP(3) NOT NULL,
-    "finishedAt" TIMESTAMP(3),
-
-    CONSTRAINT "data_operation_run_pkey" PRIMARY KEY ("id")
+    "startedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    "finishedAt" DATETIME
 );
 
 -- CreateIndex
@@ -22,4 +20,10 @@ CREATE UNIQUE INDEX "data_operation_run_runningKey_key" ON "data_operation_run"(
 
 -- CreateIndex
 CREATE INDEX "data_operation_run_operation_startedAt_idx" ON "data_operation_run"("operation", "startedAt");
+
+-- CreateIndex
+CREATE INDEX "user_createdAt_idx" ON "user"("createdAt");
+
+-- CreateIndex
+CREATE INDEX "subscription_createdAt_idx" ON "subscription"("createdAt");
 

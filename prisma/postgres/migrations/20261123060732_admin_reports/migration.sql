@@ -1,6 +1,6 @@
 -- CreateTable
 CREATE TABLE "data_operation_run" (
-    "id" TEXT NOT NULL PRIMARY KEY,
+    "id" TEXT NOT NULL,
     "operation" TEXT NOT NULL,
     "status" TEXT NOT NULL DEFAULT 'running',
     "runningKey" TEXT,
@@ -10,9 +10,11 @@ CREATE TABLE "data_operation_run" (
     "skipped" INTEGER NOT NULL DEFAULT 0,
     "failed" INTEGER NOT NULL DEFAULT 0,
     "error" TEXT,
-    "startedAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
-    "updatedAt" DATETIME NOT NULL,
-    "finishedAt" DATETIME
+    "startedAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" TIMESTAMP(3) NOT NULL,
+    "finishedAt" TIMESTAMP(3),
+
+    CONSTRAINT "data_operation_run_pkey" PRIMARY KEY ("id")
 );
 
 -- CreateIndex
@@ -20,4 +22,10 @@ CREATE UNIQUE INDEX "data_operation_run_runningKey_key" ON "data_operation_run"(
 
 -- CreateIndex
 CREATE INDEX "data_operation_run_operation_startedAt_idx" ON "data_operation_run"("operation", "startedAt");
+
+-- CreateIndex
+CREATE INDEX "user_createdAt_idx" ON "user"("createdAt");
+
+-- CreateIndex
+CREATE INDEX "subscription_createdAt_idx" ON "subscription"("createdAt");
 
