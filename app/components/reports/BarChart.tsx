@@ -9,9 +9,11 @@ export interface ChartSeries {
   fill: string;
 }
 
-const WIDTH = 720;
+// In viewBox units; the SVG scales to its column's width (about 500-700 px on a desktop).
+const WIDTH = 600;
 const HEIGHT = 220;
-const PLOT = { left: 44, right: 8, top: 10, bottom: 26 };
+const PLOT = { left: 40, right: 8, top: 10, bottom: 28 };
+const FONT_SIZE = 13;
 
 /** The smallest of 1, 2, 5 × 10^n at or above `value`: a round top for the axis. */
 export function niceCeiling(value: number): number {
@@ -59,7 +61,8 @@ export function BarChart({
   const slot = plotWidth / Math.max(1, days.length);
   const barWidth = Math.max(1, slot * 0.75);
   const y = (value: number) => PLOT.top + plotHeight - (value / top) * plotHeight;
-  const ticks = [0, top / 2, top];
+  // Counts: a middle line only where it is a whole number.
+  const ticks = top % 2 === 0 ? [0, top / 2, top] : [0, top];
   // First, middle and last day: enough to read the time axis at any range.
   const labelled = [...new Set([0, Math.floor((days.length - 1) / 2), days.length - 1])];
 
@@ -83,7 +86,7 @@ export function BarChart({
               y2={y(tick)}
               className="stroke-slate-200 dark:stroke-slate-800"
             />
-            <text x={PLOT.left - 6} y={y(tick) + 4} textAnchor="end" fontSize="11" className="fill-current">
+            <text x={PLOT.left - 6} y={y(tick) + 4} textAnchor="end" fontSize={FONT_SIZE} className="fill-current">
               {number.format(tick)}
             </text>
           </g>
@@ -120,7 +123,7 @@ export function BarChart({
             x={PLOT.left + i * slot + slot / 2}
             y={HEIGHT - 8}
             textAnchor={i === 0 ? "start" : i === days.length - 1 ? "end" : "middle"}
-            fontSize="11"
+            fontSize={FONT_SIZE}
             className="fill-current"
           >
             {dayLabel.format(dateOf(days[i]!))}

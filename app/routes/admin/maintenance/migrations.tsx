@@ -158,7 +158,7 @@ function RunSummary({ run }: { run: Run }) {
       </p>
       {run.status === "running" ? (
         <progress
-          className="mt-3 h-2 w-full accent-primary-600"
+          className="mt-3 h-2 w-full overflow-hidden rounded-full [&::-moz-progress-bar]:bg-primary-600 [&::-webkit-progress-bar]:bg-slate-200 [&::-webkit-progress-value]:bg-primary-600 dark:[&::-webkit-progress-bar]:bg-slate-700"
           max={Math.max(1, run.total)}
           value={Math.min(done, run.total)}
           aria-label={t("operations.progress")}
