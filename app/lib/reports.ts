@@ -8,10 +8,10 @@ import { z } from "zod";
 
 /** The dashboard's chart ranges, in days. */
 export const RANGES = [7, 30, 90] as const;
-export const DEFAULT_RANGE = 30;
+const DEFAULT_RANGE = 30;
 
 export const PAGE_SIZES = [20, 50, 100] as const;
-export const DEFAULT_PAGE_SIZE = 20;
+const DEFAULT_PAGE_SIZE = 20;
 
 /** Statuses with a tab of their own even when no subscription has them (others get one when present). */
 export const STATUS_TABS = ["active", "trialing", "past_due", "canceled"] as const;

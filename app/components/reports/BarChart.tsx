@@ -2,7 +2,7 @@ import { useId } from "react";
 import { dateFormat, numberFormat } from "~/lib/intl";
 import { useLocale } from "~/lib/use-root-data";
 
-export interface ChartSeries {
+interface ChartSeries {
   key: string;
   label: string;
   /** A Tailwind fill class, written out in full so that Tailwind finds it. */

@@ -21,7 +21,7 @@ function containing(text: string): Prisma.StringFilter {
   return (postgres ? { contains: text, mode: "insensitive" } : { contains: text }) as Prisma.StringFilter;
 }
 
-export function auditWhere(filter: AuditLogFilter): Prisma.AuditLogWhereInput {
+function auditWhere(filter: AuditLogFilter): Prisma.AuditLogWhereInput {
   const and: Prisma.AuditLogWhereInput[] = [];
   if (filter.category) and.push({ category: filter.category });
   if (filter.status) and.push({ status: filter.status });
@@ -79,9 +79,8 @@ export async function auditLogPage(query: z.infer<typeof auditLogQuery>) {
     })),
   };
 }
-export type AuditLogPage = Awaited<ReturnType<typeof auditLogPage>>;
 
-export const CSV_COLUMNS = [
+const CSV_COLUMNS = [
   "id",
   "createdAt",
   "category",

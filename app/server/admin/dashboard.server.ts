@@ -10,13 +10,13 @@ import { loadEnv } from "~/server/env.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-export interface DayCount {
+interface DayCount {
   /** YYYY-MM-DD (UTC) */
   day: string;
   count: number;
 }
 
-export interface DayStatusCounts {
+interface DayStatusCounts {
   day: string;
   /** Subscriptions started that day, by their status now. */
   counts: Record<string, number>;
@@ -139,4 +139,3 @@ export async function dashboard(rangeDays: number, now = new Date()) {
     },
   };
 }
-export type Dashboard = Awaited<ReturnType<typeof dashboard>>;

@@ -13,7 +13,7 @@ import { Prisma, prisma } from "~/server/db.server";
 import { providerOf, sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
 
-export interface TableFigures {
+interface TableFigures {
   name: string;
   /** Exact on SQLite; PostgreSQL's estimate (counting would read every table on each view). */
   rows: number;

@@ -20,7 +20,7 @@ import { isAppError } from "~/server/errors.server";
 import { dataOperations, type DataOperation } from "~/lib/reports";
 
 /** Longer than any batch can take (100 users, 4 at a time, 5 s provider timeout each). */
-export const STALE_AFTER_MS = 10 * 60 * 1000;
+const STALE_AFTER_MS = 10 * 60 * 1000;
 
 interface Counts {
   total: number;
@@ -130,7 +130,6 @@ export async function dataOperationRuns(now = new Date()) {
     })),
   }));
 }
-export type DataOperationRuns = Awaited<ReturnType<typeof dataOperationRuns>>;
 
 /**
  * Starts `operation` in the background; `{ started: false }` when a run of it is going on

@@ -8,7 +8,7 @@ import type { z } from "zod";
 import { STATUS_TABS, type subscriptionsQuery } from "~/lib/reports";
 import { prisma } from "~/server/db.server";
 
-export type Owner =
+type Owner =
   | { kind: "user"; id: string; name: string; email: string }
   | { kind: "organization"; id: string; name: string; slug: string }
   | { kind: "unknown"; id: string };
@@ -77,4 +77,3 @@ export async function subscriptionReport(query: z.infer<typeof subscriptionsQuer
     })),
   };
 }
-export type SubscriptionReport = Awaited<ReturnType<typeof subscriptionReport>>;
