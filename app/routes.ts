@@ -52,6 +52,12 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route(":userId/password", "routes/admin/user-password.tsx"),
       route(":userId/delete", "routes/admin/delete-user.tsx"),
     ]),
+    route("subscriptions", "routes/admin/subscriptions.tsx"),
+    route("maintenance/database", "routes/admin/maintenance/database.tsx"),
+    route("maintenance/audit-log", "routes/admin/maintenance/audit-log.tsx"),
+    // The audit log under the page's filter, as a download (a resource route).
+    route("maintenance/audit-log.csv", "routes/admin/maintenance/audit-log-csv.ts"),
+    route("maintenance/migrations", "routes/admin/maintenance/migrations.tsx"),
   ]),
 ]);
 

@@ -14,6 +14,10 @@ export const navigation = {
     "/admin": { redirect: "/admin/dashboard" },
     // The spec's name of the users page.
     "/admin/user": { redirect: "/admin/users" },
+    // The spec's names for the admin reports; the console's own are plural and readable.
+    "/admin/subscription": { redirect: "/admin/subscriptions" },
+    "/admin/maintenance/db-stats": { redirect: "/admin/maintenance/database" },
+    "/admin/maintenance/migration": { redirect: "/admin/maintenance/migrations" },
   } as Record<string, { redirect: string }>,
 };
 
@@ -32,6 +36,10 @@ export const pages: { path: string; titleKey: string; access: Access; sitemap: b
   { path: "/billing", titleKey: "pages.billing", access: "user", sitemap: false },
   { path: "/admin/dashboard", titleKey: "pages.adminDashboard", access: "admin", sitemap: false },
   { path: "/admin/users", titleKey: "pages.adminUsers", access: "admin", sitemap: false },
+  { path: "/admin/subscriptions", titleKey: "pages.adminSubscriptions", access: "admin", sitemap: false },
+  { path: "/admin/maintenance/database", titleKey: "pages.adminDatabase", access: "admin", sitemap: false },
+  { path: "/admin/maintenance/audit-log", titleKey: "pages.adminAuditLog", access: "admin", sitemap: false },
+  { path: "/admin/maintenance/migrations", titleKey: "pages.adminMigrations", access: "admin", sitemap: false },
 ];
 
 export function canOpen(access: Access, user: { isAdmin: boolean } | null): boolean {

@@ -1,7 +1,9 @@
 /**
- * The plans on sale. Prices are in US dollars per month or per year; the payment provider's
+ * The plans on sale. Prices are in `currency` per month or per year; the payment provider's
  * price and product ids are configured per plan and interval in the environment.
  */
+export const currency = "USD";
+
 export const plans = [
   {
     id: "free",

@@ -11,6 +11,7 @@ export const namespaces = [
   "organization",
   "billing",
   "admin",
+  "reports",
 ] as const;
 export type Namespace = (typeof namespaces)[number];
 

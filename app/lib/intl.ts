@@ -23,3 +23,13 @@ export function billingDate(locale: string, date: Date): string {
     dateFormats.set(locale, (format = new Intl.DateTimeFormat(locale, { dateStyle: "long", timeZone: "UTC" })));
   return format.format(date);
 }
+
+const customDateFormats = new Map<string, Intl.DateTimeFormat>();
+
+/** A date format with the given options (a chart's day labels, say), made once per locale and options. */
+export function dateFormat(locale: string, options: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
+  const key = `${locale}|${JSON.stringify(options)}`;
+  let format = customDateFormats.get(key);
+  if (!format) customDateFormats.set(key, (format = new Intl.DateTimeFormat(locale, options)));
+  return format;
+}

@@ -1,7 +1,8 @@
 import { useTranslation } from "~/lib/translations";
 import { NavLink, Outlet } from "react-router";
 import type { Route } from "./+types/admin";
-import { Icon, type IconName } from "~/components/Icon";
+import { Icon } from "~/components/Icon";
+import { adminMenu, type AdminMenuItem } from "~/config/admin-menu";
 import { Navbar } from "~/components/Navbar";
 import { useLocalize } from "~/lib/use-root-data";
 import { requireAdminMiddleware } from "~/server/auth/guards.server";
@@ -10,13 +11,6 @@ import { requireAdminMiddleware } from "~/server/auth/guards.server";
 export const middleware: Route.MiddlewareFunction[] = [requireAdminMiddleware];
 export const loader = () => null;
 
-type Item = { path: string; labelKey: string; icon: IconName };
-
-const menu: Item[] = [
-  { path: "/admin/dashboard", labelKey: "pages.adminDashboard", icon: "dashboard" },
-  { path: "/admin/users", labelKey: "pages.adminUsers", icon: "users" },
-];
-
 /**
  * A side menu beside the page, collapsible (a <details>, so it needs no JavaScript): on a
  * phone it sits above the page and folds away; the navbar above keeps the language and theme
@@ -24,9 +18,6 @@ const menu: Item[] = [
  */
 export default function AdminLayout() {
   const { t } = useTranslation();
-  const localize = useLocalize();
-  const link =
-    "flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-slate-100 aria-[current=page]:bg-primary-50 aria-[current=page]:font-medium aria-[current=page]:text-primary-800 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-primary-950 dark:aria-[current=page]:text-primary-200";
   return (
     <div className="flex min-h-screen flex-col">
       <Navbar />
@@ -44,13 +35,20 @@ export default function AdminLayout() {
           </summary>
           <nav aria-label={t("nav.admin")} className="mt-3">
             <ul className="flex flex-col gap-1">
-              {menu.map((item) => (
-                <li key={item.path}>
-                  <NavLink to={localize(item.path)} className={link}>
-                    <Icon name={item.icon} /> {t(item.labelKey)}
-                  </NavLink>
-                </li>
-              ))}
+              {adminMenu.map((entry) =>
+                "groupKey" in entry ? (
+                  <li key={entry.groupKey} className="mt-3">
+                    <p className="px-3 pb-1 text-xs font-semibold text-slate-500">{t(entry.groupKey)}</p>
+                    <ul className="flex flex-col gap-1">
+                      {entry.items.map((item) => (
+                        <MenuLink key={item.path} item={item} />
+                      ))}
+                    </ul>
+                  </li>
+                ) : (
+                  <MenuLink key={entry.path} item={entry} />
+                ),
+              )}
             </ul>
           </nav>
         </details>
@@ -59,5 +57,20 @@ export default function AdminLayout() {
         </main>
       </div>
     </div>
+  );
+}
+
+function MenuLink({ item }: { item: AdminMenuItem }) {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  return (
+    <li>
+      <NavLink
+        to={localize(item.path)}
+        className="flex items-center gap-2 rounded-md px-3 py-2 text-sm hover:bg-slate-100 aria-[current=page]:bg-primary-50 aria-[current=page]:font-medium aria-[current=page]:text-primary-800 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-primary-950 dark:aria-[current=page]:text-primary-200"
+      >
+        <Icon name={item.icon} /> {t(item.labelKey)}
+      </NavLink>
+    </li>
   );
 }

@@ -86,6 +86,17 @@ export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ request, con
   throw target ? redirect(target) : localizedRedirect(request, navigation.signedInRedirect);
 };
 
+/**
+ * The signed-in administrator; a guest goes to sign in, anyone else to /403. The admin
+ * layout's middleware runs it, and so does every admin loader, action and resource route,
+ * so none depends on where it sits in the route tree.
+ */
+export function requireAdminUser(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+  const user = requireUser(request, context);
+  if (!isAdmin(user)) throw localizedRedirect(request, navigation.forbidden);
+  return user;
+}
+
 export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
-  if (!isAdmin(requireUser(request, context))) throw localizedRedirect(request, navigation.forbidden);
+  requireAdminUser(request, context);
 };

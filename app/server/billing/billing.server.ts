@@ -141,24 +141,30 @@ async function storedCustomer(provider: ProviderId, reference: BillingReference)
   return user?.stripeCustomerId ?? null;
 }
 
-/** Remembers a new customer unless one was remembered meanwhile (a concurrent checkout). */
+/**
+ * Remembers a new customer unless one was remembered meanwhile (a concurrent checkout);
+ * false when one was.
+ */
 async function rememberCustomer(provider: ProviderId, reference: BillingReference, customerId: string) {
   if (provider === "polar") {
-    await prisma.user.updateMany({
+    const { count } = await prisma.user.updateMany({
       where: { id: reference.userId, polarCustomerId: null },
       data: { polarCustomerId: customerId },
     });
-  } else if (reference.customerType === "organization") {
-    await prisma.organization.updateMany({
+    return count > 0;
+  }
+  if (reference.customerType === "organization") {
+    const { count } = await prisma.organization.updateMany({
       where: { id: reference.referenceId, stripeCustomerId: null },
       data: { stripeCustomerId: customerId },
     });
-  } else {
-    await prisma.user.updateMany({
-      where: { id: reference.userId, stripeCustomerId: null },
-      data: { stripeCustomerId: customerId },
-    });
+    return count > 0;
   }
+  const { count } = await prisma.user.updateMany({
+    where: { id: reference.userId, stripeCustomerId: null },
+    data: { stripeCustomerId: customerId },
+  });
+  return count > 0;
 }
 
 // ---- reading ----
@@ -454,6 +460,90 @@ export async function billingPortal(
   const customerId = current?.customerId ?? (await storedCustomer(provider.id, reference));
   if (!customerId) fail("CUSTOMER_NOT_FOUND");
   return viaProvider(() => provider.createPortal(customerId, absolute(input.returnUrl ?? "/")));
+}
+
+// ---- customers for every user (an admin data operation) ----
+
+export interface CustomerBackfill {
+  provider: ProviderId;
+  /** Users when the run began. */
+  total: number;
+  created: number;
+  /** Users who had a customer already (or got one from a checkout meanwhile). */
+  skipped: number;
+  /** Users the provider refused or did not answer for; running again retries exactly these. */
+  failed: number;
+}
+
+/** Users read from the database at once, and of those, calls to the provider at once. */
+const BACKFILL_BATCH = 100;
+const BACKFILL_CONCURRENCY = 4;
+
+/**
+ * Gives every user who exists when the call begins a customer at the active provider, made
+ * and stored as a first checkout would make it. Users are read in batches, in id order, and
+ * `onProgress` is awaited after each batch with the counts so far. A provider failure for one
+ * user is counted and the run goes on; only an unavailable provider (not configured) or a
+ * database failure ends it, with an error. A user who got a customer from a checkout while
+ * theirs was being made keeps that one, and the spare is deleted at the provider again.
+ */
+export async function ensureUserCustomers(
+  onProgress: (counts: CustomerBackfill) => Promise<void>,
+): Promise<CustomerBackfill> {
+  const provider = await viaProvider(paymentProvider);
+  const column = provider.id === "polar" ? "polarCustomerId" : "stripeCustomerId";
+  // Users who sign up during the run get their customer at their first checkout, as usual.
+  const existing = { createdAt: { lte: new Date() } };
+  const [total, skipped] = await Promise.all([
+    prisma.user.count({ where: existing }),
+    prisma.user.count({ where: { ...existing, [column]: { not: null } } }),
+  ]);
+  const counts: CustomerBackfill = { provider: provider.id, total, created: 0, skipped, failed: 0 };
+  await onProgress({ ...counts });
+  // Keyset pagination by id: users who failed keep a null column, so "the next batch without a
+  // customer" would return them again.
+  let after = "";
+  for (;;) {
+    const batch = await prisma.user.findMany({
+      where: { ...existing, [column]: null, id: { gt: after } },
+      orderBy: { id: "asc" },
+      take: BACKFILL_BATCH,
+      select: { id: true, email: true, name: true },
+    });
+    if (batch.length === 0) return counts;
+    for (let i = 0; i < batch.length; i += BACKFILL_CONCURRENCY) {
+      const outcomes = await Promise.all(
+        batch.slice(i, i + BACKFILL_CONCURRENCY).map((user) => ensureUserCustomer(provider, user)),
+      );
+      for (const outcome of outcomes) counts[outcome] += 1;
+    }
+    after = batch.at(-1)!.id;
+    await onProgress({ ...counts });
+  }
+}
+
+async function ensureUserCustomer(
+  provider: PaymentProvider,
+  user: { id: string; email: string; name: string },
+): Promise<"created" | "skipped" | "failed"> {
+  const reference: BillingReference = {
+    referenceId: user.id,
+    customerType: "user",
+    userId: user.id,
+    email: user.email,
+    name: user.name,
+  };
+  let customerId: string;
+  try {
+    customerId = await provider.createCustomer(reference);
+  } catch (error) {
+    if (!(error instanceof ProviderUnavailableError)) throw error;
+    console.error(`${error.message} (user ${user.id})`);
+    return "failed";
+  }
+  if (await rememberCustomer(provider.id, reference, customerId)) return "created";
+  await provider.deleteCustomer(customerId).catch((cleanup: Error) => console.error(cleanup.message));
+  return "skipped";
 }
 
 // ---- webhooks ----

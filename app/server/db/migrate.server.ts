@@ -23,7 +23,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { providerOf, sqliteFilePath, type Provider } from "./url.server";
 
-const MIGRATIONS_DIR: Record<Provider, string> = {
+export const MIGRATIONS_DIR: Record<Provider, string> = {
   sqlite: "prisma/migrations",
   postgresql: "prisma/postgres/migrations",
 };

@@ -1,0 +1,22 @@
+import type { Route } from "./+types/audit-log-csv";
+import { auditLogFilter, searchParamsOf } from "~/lib/reports";
+import { auditLogCsv } from "~/server/admin/audit-log.server";
+import { requireAdminUser } from "~/server/auth/guards.server";
+
+/**
+ * The audit log under the page's filter, as a CSV download. A resource route: it answers on
+ * its own, so it checks the admin itself like every admin loader.
+ */
+export function loader({ request, context }: Route.LoaderArgs) {
+  requireAdminUser(request, context);
+  const filter = auditLogFilter.parse(searchParamsOf(request.url));
+  const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
+  return new Response(auditLogCsv(filter), {
+    headers: {
+      "Content-Type": "text/csv; charset=utf-8",
+      "Content-Disposition": `attachment; filename="audit-log-${stamp}.csv"`,
+      // Personal data (addresses, IPs): never kept by a shared cache or the browser's.
+      "Cache-Control": "no-store",
+    },
+  });
+}

@@ -1,0 +1,235 @@
+import { data, Form, useNavigation } from "react-router";
+import type { Route } from "./+types/database";
+import { LocalTime } from "~/components/ui/LocalTime";
+import { Section } from "~/components/ui/Section";
+import { SubmitButton } from "~/components/ui/Button";
+import { numberFormat } from "~/lib/intl";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocale } from "~/lib/use-root-data";
+import { databaseProvider, databaseStats, quickCheck, type DatabaseStats } from "~/server/admin/database.server";
+import { requireAdminUser } from "~/server/auth/guards.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { pageMeta } from "~/server/page-meta.server";
+
+export const handle = { i18n: ["reports"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  requireAdminUser(request, context);
+  return { meta: pageMeta(context, "adminDatabase"), stats: await databaseStats() };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+/** The page's one button: SQLite's quick integrity check; the result shows on the page it returns. */
+export async function action({ request, context }: Route.ActionArgs) {
+  const user = requireAdminUser(request, context);
+  if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
+  return { check: await quickCheck(user.id, requestMeta(request, context)) };
+}
+
+/** Bytes in the reader's language, in binary units (KiB, MiB, …) as file managers show them. */
+function useBytes() {
+  const { t } = useTranslation("reports");
+  const locale = useLocale();
+  return (bytes: number | null) => {
+    if (bytes === null) return "—";
+    const units = ["B", "KiB", "MiB", "GiB", "TiB"] as const;
+    const power = bytes > 0 ? Math.min(units.length - 1, Math.floor(Math.log(bytes) / Math.log(1024))) : 0;
+    const value = numberFormat(locale, { maximumFractionDigits: power ? 1 : 0 }).format(bytes / 1024 ** power);
+    return t(`database.units.${units[power]}`, { value });
+  };
+}
+
+export default function Database({ loaderData, actionData }: Route.ComponentProps) {
+  const { stats } = loaderData;
+  return (
+    <div className="flex max-w-5xl flex-col gap-6">
+      <div>
+        <h1 className="text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>
+        <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
+      </div>
+      {stats.provider === "sqlite" ? (
+        <>
+          <SqliteFigures stats={stats} />
+          <IntegrityCheck check={actionData?.check ?? null} />
+        </>
+      ) : (
+        <PostgresFigures stats={stats} />
+      )}
+      <Tables stats={stats} />
+    </div>
+  );
+}
+
+function Figures({ figures }: { figures: { key: string; value: string; raw: string | number | null }[] }) {
+  const { t } = useTranslation("reports");
+  return (
+    <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
+      {figures.map((figure) => (
+        <div key={figure.key}>
+          <dt className="text-slate-500">{t(`database.figures.${figure.key}`)}</dt>
+          <dd className="mt-0.5 font-medium break-all" data-figure={figure.key} data-value={figure.raw ?? ""}>
+            {figure.value}
+          </dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
+function SqliteFigures({ stats }: { stats: Extract<DatabaseStats, { provider: "sqlite" }> }) {
+  const { t } = useTranslation("reports");
+  const number = numberFormat(useLocale());
+  const bytes = useBytes();
+  return (
+    <Section
+      id="sqlite"
+      title={t("database.sqliteTitle", { version: stats.version })}
+      description={t("database.sqliteDescription")}
+    >
+      <Figures
+        figures={[
+          { key: "file", value: stats.file, raw: stats.file },
+          { key: "fileSize", value: bytes(stats.fileBytes), raw: stats.fileBytes },
+          { key: "walSize", value: bytes(stats.walBytes), raw: stats.walBytes },
+          { key: "journalMode", value: stats.journalMode, raw: stats.journalMode },
+          { key: "pageSize", value: bytes(stats.pageSize), raw: stats.pageSize },
+          { key: "pageCount", value: number.format(stats.pageCount), raw: stats.pageCount },
+          { key: "freelistCount", value: number.format(stats.freelistCount), raw: stats.freelistCount },
+          {
+            key: "freeSpace",
+            value: bytes(stats.freelistCount * stats.pageSize),
+            raw: stats.freelistCount * stats.pageSize,
+          },
+        ]}
+      />
+    </Section>
+  );
+}
+
+function PostgresFigures({ stats }: { stats: Extract<DatabaseStats, { provider: "postgresql" }> }) {
+  const { t } = useTranslation("reports");
+  const locale = useLocale();
+  const number = numberFormat(locale);
+  const percent = numberFormat(locale, { style: "percent", maximumFractionDigits: 2 });
+  const bytes = useBytes();
+  return (
+    <Section
+      id="postgresql"
+      title={t("database.postgresTitle", { version: stats.version })}
+      description={t("database.postgresDescription", { database: stats.database })}
+    >
+      <Figures
+        figures={[
+          { key: "databaseSize", value: bytes(stats.databaseBytes), raw: stats.databaseBytes },
+          { key: "connections", value: number.format(stats.connections), raw: stats.connections },
+          { key: "commits", value: number.format(stats.commits), raw: stats.commits },
+          { key: "rollbacks", value: number.format(stats.rollbacks), raw: stats.rollbacks },
+          { key: "blocksRead", value: number.format(stats.blocksRead), raw: stats.blocksRead },
+          { key: "blocksHit", value: number.format(stats.blocksHit), raw: stats.blocksHit },
+          {
+            key: "cacheHitRatio",
+            value: stats.cacheHitRatio === null ? "—" : percent.format(stats.cacheHitRatio),
+            raw: stats.cacheHitRatio,
+          },
+          { key: "deadlocks", value: number.format(stats.deadlocks), raw: stats.deadlocks },
+        ]}
+      />
+    </Section>
+  );
+}
+
+function IntegrityCheck({ check }: { check: { ok: boolean; messages: string[]; checkedAt: string } | null }) {
+  const { t } = useTranslation("reports");
+  const locale = useLocale();
+  const navigation = useNavigation();
+  return (
+    <Section id="integrity" title={t("database.integrityTitle")} description={t("database.integrityDescription")}>
+      <Form method="post" className="flex flex-wrap items-center gap-4">
+        <SubmitButton
+          variant="secondary"
+          pending={navigation.state === "submitting"}
+          pendingLabel={t("database.checking")}
+        >
+          {t("database.runCheck")}
+        </SubmitButton>
+      </Form>
+      {check ? (
+        <div
+          role="status"
+          data-integrity={check.ok ? "ok" : "problems"}
+          className={`mt-4 rounded-md px-3 py-2 text-sm ${check.ok ? "bg-primary-50 text-primary-900 dark:bg-primary-950/40 dark:text-primary-200" : "bg-red-50 text-red-900 dark:bg-red-950/40 dark:text-red-200"}`}
+        >
+          <p className="font-medium">
+            {check.ok ? t("database.checkOk") : t("database.checkProblems", { count: check.messages.length })}{" "}
+            <span className="font-normal">
+              (<LocalTime iso={check.checkedAt} locale={locale} />)
+            </span>
+          </p>
+          {check.ok ? null : (
+            <ul className="mt-2 list-disc pl-5 font-mono text-xs">
+              {check.messages.map((message, i) => (
+                <li key={i}>{message}</li>
+              ))}
+            </ul>
+          )}
+        </div>
+      ) : null}
+    </Section>
+  );
+}
+
+function Tables({ stats }: { stats: DatabaseStats }) {
+  const { t } = useTranslation("reports");
+  const number = numberFormat(useLocale());
+  const bytes = useBytes();
+  const sized = stats.provider === "postgresql";
+  return (
+    <Section
+      id="tables"
+      title={t("database.tablesTitle")}
+      description={sized ? t("database.tablesPostgres") : t("database.tablesSqlite")}
+    >
+      <div className="overflow-x-auto">
+        <table className="w-full text-left text-sm" data-testid="table-list">
+          <thead className="text-xs text-slate-500">
+            <tr>
+              <th scope="col" className="py-2 pr-4 font-medium">
+                {t("database.table")}
+              </th>
+              <th scope="col" className="py-2 pr-4 text-right font-medium">
+                {sized ? t("database.rowsEstimate") : t("database.rows")}
+              </th>
+              {sized ? (
+                <th scope="col" className="py-2 text-right font-medium">
+                  {t("database.size")}
+                </th>
+              ) : null}
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+            {stats.tables.map((table) => (
+              <tr key={table.name} data-table={table.name}>
+                <td className="py-2 pr-4 font-mono text-xs">{table.name}</td>
+                <td className="py-2 pr-4 text-right tabular-nums" data-rows={table.rows}>
+                  {number.format(table.rows)}
+                </td>
+                {sized ? (
+                  <td className="py-2 text-right tabular-nums" data-bytes={table.bytes ?? ""}>
+                    {bytes(table.bytes)}
+                  </td>
+                ) : null}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </Section>
+  );
+}
