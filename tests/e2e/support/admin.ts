@@ -1,8 +1,19 @@
 import { expect, type Browser, type Page } from "@playwright/test";
+import Database from "better-sqlite3";
 import { prefixOf, signedInAccount, texts, toast, uniqueEmail } from "./auth";
 
 /** The demo admin the e2e server ensures (outside production, without ADMIN_*). */
 export const ADMIN = { email: "admin@example.com", password: "demo-admin-1234" };
+
+/** Reads the web server's database (playwright.config.ts shares its path), to check a page against it. */
+function fromDatabase<T>(read: (db: Database.Database) => T): T {
+  const db = new Database(process.env.E2E_DATABASE_URL!.replace(/^file:/, ""), { readonly: true });
+  try {
+    return read(db);
+  } finally {
+    db.close();
+  }
+}
 
 export async function signInAs(page: Page, locale: string, email: string, password: string) {
   const t = texts(locale);
@@ -24,7 +35,8 @@ export async function rowMenu(page: Page, locale: string, email: string) {
 
 /**
  * What both admin specs walk through, with or without JavaScript: a ban (the user's open
- * session ends, their sign-in is refused), a created user, impersonating them and stopping.
+ * session ends, their sign-in is refused), a created user, impersonating them and stopping,
+ * each found in the audit log; and the dashboard's figures, equal to the database's.
  */
 export async function adminJourney(page: Page, browser: Browser, locale: string) {
   const t = texts(locale);
@@ -77,4 +89,31 @@ export async function adminJourney(page: Page, browser: Browser, locale: string)
   await banner.getByRole("button", { name: t("common:impersonation.stop") }).click();
   await expect(page).toHaveURL(`${P}/admin/users`);
   await expect(page.getByTestId("impersonation-banner")).toHaveCount(0);
+
+  // ---- each action is in the audit log, naming the admin and the target ----
+  const ids = fromDatabase((db) => ({
+    victim: (db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(victim.email) as { id: string }).id,
+    created: (db.prepare(`SELECT "id" FROM "user" WHERE "email" = ?`).get(email) as { id: string }).id,
+  }));
+  await page.goto(`${P}/admin/maintenance/audit-log?category=admin&user=${encodeURIComponent(ADMIN.email)}`);
+  for (const [action, target] of [
+    ["ban-user", ids.victim],
+    ["create-user", ids.created],
+    ["impersonate-user", ids.created],
+    ["stop-impersonating", ids.created],
+  ] as const) {
+    const row = page.locator(`tr[data-action="${action}"]`).filter({ hasText: `user:${target}` });
+    await expect(row, action).toHaveCount(1);
+    await expect(row).toContainText(ADMIN.email);
+  }
+
+  // ---- the dashboard's figures are the database's ----
+  const counts = fromDatabase((db) => ({
+    users: (db.prepare(`SELECT count(*) AS n FROM "user"`).get() as { n: number }).n,
+    organizations: (db.prepare(`SELECT count(*) AS n FROM "organization"`).get() as { n: number }).n,
+  }));
+  await page.goto(`${P}/admin/dashboard`);
+  for (const [stat, value] of Object.entries(counts)) {
+    await expect(page.locator(`dd[data-stat="${stat}"]`), stat).toHaveAttribute("data-value", String(value));
+  }
 }
