@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
-import { applySetCookies } from "./helpers/auth-client";
-import { get, post } from "./helpers/http";
+import { signedInBrowser, type SignedInBrowser } from "./helpers/browser";
+import { get } from "./helpers/http";
 
 const SECRET = "admin-pages-test-secret-0123456789abcdefghijk";
 let app: TestApp;
@@ -17,24 +17,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => app?.stop());
 
-let counter = 0;
-type Browser = { id: string; email: string; jar: Map<string, string>; cookie(): string };
-
-async function browserOf(role: string, name = `Person ${counter + 1}`): Promise<Browser> {
-  const email = `admin-pages-${++counter}-${Date.now()}@example.com`;
-  const user = await app.prisma.user.create({ data: { email, name, role, emailVerified: true } });
-  const { createSession } = await import("~/server/auth/session.server");
-  const jar = new Map<string, string>();
-  applySetCookies(jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
-  return { id: user.id, email, jar, cookie: () => [...jar].map(([k, v]) => `${k}=${v}`).join("; ") };
-}
-
-const open = (b: Browser, path: string) => get(app.base + path, { cookie: b.cookie() });
-async function submit(b: Browser, path: string, form: Record<string, string>) {
-  const response = await post(app.base + path, form, { cookie: b.cookie(), origin: app.base });
-  applySetCookies(b.jar, response.headers.getSetCookie());
-  return response;
-}
+type Browser = SignedInBrowser;
+const browserOf = (role: string, name?: string) => signedInBrowser(app, { role, name });
+const open = (b: Browser, path: string) => b.get(path);
+const submit = (b: Browser, path: string, form: Record<string, string>) => b.post(path, form);
 const rowsOf = (html: string) => [...html.matchAll(/<tr data-user="([^"]+)"/g)].map((m) => m[1]);
 
 describe("access", () => {

@@ -10,9 +10,8 @@ import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
+import { signedInBrowser, type SignedInBrowser } from "./helpers/browser";
 import { startTestApp, type TestApp } from "./helpers/app";
-import { applySetCookies } from "./helpers/auth-client";
-import { BROWSER_UA } from "./helpers/http";
 import { ROOT } from "./helpers/server";
 import type { Organization, User } from "~/server/db.server";
 
@@ -43,39 +42,9 @@ afterAll(async () => {
 let counter = 0;
 const unique = (tag: string) => `${tag}-${++counter}-${Date.now()}`;
 
-/** A signed-in browser without JavaScript: a cookie jar, redirects not followed. */
-async function browser(role: "admin" | "user") {
-  const email = `${unique(role)}@example.com`;
-  const user = await app.prisma.user.create({ data: { email, name: `The ${role}`, emailVerified: true, role } });
-  const { createSession } = await import("~/server/auth/session.server");
-  const jar = new Map<string, string>();
-  applySetCookies(jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
-  async function request(path: string, init: RequestInit = {}) {
-    const headers = new Headers(init.headers);
-    headers.set("User-Agent", BROWSER_UA);
-    headers.set("Cookie", [...jar].map(([key, value]) => `${key}=${value}`).join("; "));
-    const response = await fetch(new URL(path, app.base), { ...init, headers, redirect: "manual" });
-    applySetCookies(jar, response.headers.getSetCookie());
-    return response;
-  }
-  return {
-    id: user.id,
-    email,
-    get: (path: string) => request(path),
-    async page(path: string) {
-      const response = await request(path);
-      expect(response.status, path).toBe(200);
-      return response.text();
-    },
-    post: (path: string, body: Record<string, string>) =>
-      request(path, {
-        method: "POST",
-        body: new URLSearchParams(body),
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
-      }),
-  };
-}
-type Browser = Awaited<ReturnType<typeof browser>>;
+/** A signed-in browser without JavaScript (helpers/browser.ts). */
+const browser = (role: "admin" | "user") => signedInBrowser(app, { role, name: `The ${role}` });
+type Browser = SignedInBrowser;
 
 let admin: Browser;
 let member: Browser;

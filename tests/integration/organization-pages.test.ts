@@ -7,8 +7,8 @@
  */
 import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signedInBrowser, type SignedInBrowser } from "./helpers/browser";
 import { startTestApp, type TestApp } from "./helpers/app";
-import { applySetCookies } from "./helpers/auth-client";
 import { BROWSER_UA } from "./helpers/http";
 
 const SECRET = "organization-pages-test-secret-0123456789abcdef";
@@ -33,35 +33,9 @@ afterAll(() => app?.stop());
 let counter = 0;
 const unique = (tag: string) => `${tag}-${++counter}-${Date.now()}`;
 
-/** A signed-in browser without JavaScript: a cookie jar, redirects not followed. */
-async function person(name = `Person ${counter + 1}`) {
-  const email = `${unique("person")}@example.com`;
-  const user = await app.prisma.user.create({ data: { email, name, emailVerified: true } });
-  const { createSession } = await import("~/server/auth/session.server");
-  const jar = new Map<string, string>();
-  applySetCookies(jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
-  async function request(path: string, init: RequestInit = {}) {
-    const headers = new Headers(init.headers);
-    headers.set("User-Agent", BROWSER_UA);
-    headers.set("Cookie", [...jar].map(([key, value]) => `${key}=${value}`).join("; "));
-    const response = await fetch(new URL(path, app.base), { ...init, headers, redirect: "manual" });
-    applySetCookies(jar, response.headers.getSetCookie());
-    return response;
-  }
-  return {
-    id: user.id,
-    email,
-    name,
-    get: (path: string) => request(path),
-    post: (path: string, body: Record<string, string>) =>
-      request(path, {
-        method: "POST",
-        body: new URLSearchParams(body),
-        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
-      }),
-  };
-}
-type Person = Awaited<ReturnType<typeof person>>;
+/** A signed-in browser without JavaScript (helpers/browser.ts). */
+const person = (name?: string) => signedInBrowser(app, { name });
+type Person = SignedInBrowser;
 
 /** The <input> named `name` in a page, to check its attributes. */
 const inputNamed = (html: string, name: string) => html.match(new RegExp(`<input[^>]*name="${name}"[^>]*>`))?.[0] ?? "";

@@ -1,0 +1,50 @@
+/**
+ * A signed-in browser without JavaScript, for page tests: a user made in the test's database
+ * (with a session made in-process), a cookie jar, and requests that do not follow redirects.
+ */
+import { expect } from "vitest";
+import type { TestApp } from "./app";
+import { applySetCookies } from "./auth-client";
+import { BROWSER_UA } from "./http";
+
+let counter = 0;
+
+export async function signedInBrowser(app: TestApp, options: { name?: string; role?: string } = {}) {
+  const email = `browser-${++counter}-${Date.now()}@example.com`;
+  const name = options.name ?? `Person ${counter}`;
+  const user = await app.prisma.user.create({
+    data: { email, name, emailVerified: true, role: options.role ?? "user" },
+  });
+  const { createSession } = await import("~/server/auth/session.server");
+  const jar = new Map<string, string>();
+  applySetCookies(jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
+  async function request(path: string, init: RequestInit = {}) {
+    const headers = new Headers(init.headers);
+    headers.set("User-Agent", BROWSER_UA);
+    headers.set("Cookie", [...jar].map(([key, value]) => `${key}=${value}`).join("; "));
+    const response = await fetch(new URL(path, app.base), { ...init, headers, redirect: "manual" });
+    applySetCookies(jar, response.headers.getSetCookie());
+    return response;
+  }
+  return {
+    id: user.id,
+    email,
+    name,
+    jar,
+    get: (path: string) => request(path),
+    /** A page that must answer 200, as text. */
+    async page(path: string) {
+      const response = await request(path);
+      expect(response.status, path).toBe(200);
+      return response.text();
+    },
+    /** A form post, from our own origin. */
+    post: (path: string, body: Record<string, string>) =>
+      request(path, {
+        method: "POST",
+        body: new URLSearchParams(body),
+        headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
+      }),
+  };
+}
+export type SignedInBrowser = Awaited<ReturnType<typeof signedInBrowser>>;
