@@ -1,5 +1,6 @@
-import { test } from "@playwright/test";
-import { adminJourney } from "./support/admin";
+import { expect, test } from "@playwright/test";
+import { ADMIN, adminJourney, signInAs } from "./support/admin";
+import { texts } from "./support/auth";
 
 // The admin console with JavaScript (admin.no-js.spec.ts does the same without): an admin bans a user, whose
 // open session ends and whose sign-in is refused; creates a user; impersonates them and stops;
@@ -11,3 +12,18 @@ for (const locale of ["en", "ja"] as const) {
     browser,
   }) => adminJourney(page, browser, locale));
 }
+
+test("the console works on a phone: nothing wider than the screen, and the menu folds away", async ({ page }) => {
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signInAs(page, "en", ADMIN.email, ADMIN.password);
+  for (const path of ["/admin/users", "/admin/dashboard", "/admin/subscriptions", "/admin/maintenance/audit-log"]) {
+    await page.goto(path);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    expect(width, path).toBeLessThanOrEqual(390);
+  }
+  const menu = page.getByRole("navigation", { name: texts("en")("common:nav.admin") });
+  await expect(menu).toBeVisible();
+  await page.locator("details", { has: menu }).locator("summary").click();
+  await expect(menu).toBeHidden();
+  await page.screenshot({ path: "tests/artifacts/screenshots/admin-phone.png", fullPage: true });
+});

@@ -142,31 +142,34 @@ export function BarChart({
           ))}
         </ul>
       ) : null}
-      <table className="sr-only" data-testid={`${testId}-data`}>
-        <caption>{title}</caption>
-        <thead>
-          <tr>
-            <th scope="col">{dayHeader}</th>
-            {series.map((entry) => (
-              <th key={entry.key} scope="col">
-                {entry.label}
-              </th>
-            ))}
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day, i) => (
-            <tr key={day} data-day={day}>
-              <th scope="row">{longDay.format(dateOf(day))}</th>
-              {series.map((entry, s) => (
-                <td key={entry.key} data-series={entry.key}>
-                  {number.format(values[i]?.[s] ?? 0)}
-                </td>
+      {/* A table is never narrower than its content, so the visually hidden box is a wrapper. */}
+      <div className="sr-only">
+        <table data-testid={`${testId}-data`}>
+          <caption>{title}</caption>
+          <thead>
+            <tr>
+              <th scope="col">{dayHeader}</th>
+              {series.map((entry) => (
+                <th key={entry.key} scope="col">
+                  {entry.label}
+                </th>
               ))}
             </tr>
-          ))}
-        </tbody>
-      </table>
+          </thead>
+          <tbody>
+            {days.map((day, i) => (
+              <tr key={day} data-day={day}>
+                <th scope="row">{longDay.format(dateOf(day))}</th>
+                {series.map((entry, s) => (
+                  <td key={entry.key} data-series={entry.key}>
+                    {number.format(values[i]?.[s] ?? 0)}
+                  </td>
+                ))}
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }

@@ -64,7 +64,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
         </ul>
       </nav>
       {report.rows.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
           <table className="w-full text-left text-sm" data-testid="subscription-list">
             <thead className="bg-slate-50 text-xs text-slate-500 dark:bg-slate-900/60">
               <tr>

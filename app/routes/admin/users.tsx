@@ -165,7 +165,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </button>
       </Form>
 
-      <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+      <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
         <table className="w-full text-left text-sm">
           <thead className="bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900">
             <tr>

@@ -63,7 +63,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       </div>
       <Filters filter={filter} categories={log.categories} key={location.search} />
       {log.rows.length ? (
-        <div className="overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
+        <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
           <table className="w-full text-left text-xs" data-testid="audit-list">
             <thead className="bg-slate-50 text-slate-500 dark:bg-slate-900/60">
               <tr>

@@ -196,7 +196,7 @@ function Tables({ stats }: { stats: DatabaseStats }) {
       title={t("database.tablesTitle")}
       description={sized ? t("database.tablesPostgres") : t("database.tablesSqlite")}
     >
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="table-list">
           <thead className="text-xs text-slate-500">
             <tr>

@@ -227,7 +227,7 @@ function SchemaMigrations({ schema }: { schema: LoaderData["schema"] }) {
           {t("migrations.upToDate")}
         </p>
       )}
-      <div className="overflow-x-auto">
+      <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="applied-migrations">
           <thead className="text-xs text-slate-500">
             <tr>
