@@ -283,7 +283,8 @@ async function announceChange(referenceId: string): Promise<void> {
 
 // ---- checkout ----
 
-function absolute(url: string): string {
+/** A path (already checked by the redirect validator) as the absolute URL a provider needs. */
+export function absolute(url: string): string {
   return new URL(url, loadEnv().BASE_URL).href;
 }
 

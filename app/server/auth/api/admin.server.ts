@@ -35,12 +35,17 @@ import { endpoint, param, type Endpoint, type EndpointContext } from "./endpoint
 
 const P = "/admin";
 
-/** The caller's session when it is an admin's (see the header). */
-async function admin(ctx: Pick<EndpointContext<unknown, unknown>, "session">, code: ErrorCode) {
+type Caller = Pick<EndpointContext<unknown, unknown>, "session">;
+
+/** The caller's session; without one, the admin plugin's 401 with an empty body. */
+async function signedIn(ctx: Caller) {
   const auth = await ctx.session();
   if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
-  return requireAdmin(auth, code);
+  return auth;
 }
+
+/** The caller's session when it is an admin's (see the header). */
+const admin = async (ctx: Caller, code: ErrorCode) => requireAdmin(await signedIn(ctx), code);
 
 /** Query values arrive as strings (or arrays of them); list-users reads them in their own types. */
 const listQuery = z.preprocess(
@@ -136,8 +141,7 @@ export const endpoints: Endpoint[] = [
     method: "POST",
     path: `${P}/stop-impersonating`,
     async handler(ctx) {
-      const auth = await ctx.session();
-      if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
+      const auth = await signedIn(ctx);
       const { session, user, setCookies } = await stopImpersonating(auth, ctx.request, ctx.meta);
       ctx.cookies.length = 0; // the impersonation session's refresh cookies must not follow
       ctx.cookies.push(...setCookies);
@@ -198,9 +202,7 @@ export const endpoints: Endpoint[] = [
     path: `${P}/has-permission`,
     body: hasPermissionInput,
     async handler(ctx) {
-      const auth = await ctx.session();
-      if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
-      return hasPermission(auth, ctx.body);
+      return hasPermission(await signedIn(ctx), ctx.body);
     },
   }),
 ];

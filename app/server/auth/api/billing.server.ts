@@ -7,6 +7,7 @@ import { redirect } from "react-router";
 import { z } from "zod";
 import { billingIntervals, plans } from "~/config/plans";
 import {
+  absolute,
   activeProviderId,
   billingPortal,
   cancelSubscription,
@@ -14,6 +15,7 @@ import {
   listSubscriptions,
   receiveWebhook,
   referenceInput,
+  referenceOf,
   restoreSubscription,
   subscriptionHistory,
   upgrade,
@@ -28,8 +30,6 @@ import { endpoint, param, type Endpoint } from "./endpoint.server";
 const whileUsing = (provider: ProviderId) => () => activeProviderId() === provider;
 const stripe = whileUsing("stripe");
 const polar = whileUsing("polar");
-
-const absolute = (url: string) => new URL(url, loadEnv().BASE_URL).href;
 
 const customerType = z.enum(["user", "organization"]).optional();
 const referenceQuery = z.object({
@@ -156,14 +156,12 @@ export const endpoints: Endpoint[] = [
     async handler({ body, meta, requireSession }) {
       const auth = await requireSession();
       const { plan, annual } = polarPlan(body);
-      const forOrganization = Boolean(body.referenceId && body.referenceId !== auth.user.id);
       const { url } = await upgrade(
         auth,
         {
+          ...referenceOf(auth, body.referenceId ?? auth.user.id),
           plan,
           annual,
-          referenceId: body.referenceId,
-          customerType: forOrganization ? "organization" : "user",
           successUrl: body.successUrl ?? "/",
           cancelUrl: body.returnUrl ?? "/",
           returnUrl: body.returnUrl,
@@ -212,10 +210,9 @@ export const endpoints: Endpoint[] = [
     }),
     async handler({ query, requireSession }) {
       const auth = await requireSession();
-      const forOrganization = Boolean(query.referenceId && query.referenceId !== auth.user.id);
       const { items, total } = await subscriptionHistory(auth, {
         ...query,
-        customerType: forOrganization ? "organization" : "user",
+        ...referenceOf(auth, query.referenceId ?? auth.user.id),
       });
       return {
         result: { items, pagination: { totalCount: total, maxPage: Math.max(1, Math.ceil(total / query.limit)) } },
