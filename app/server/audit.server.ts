@@ -5,7 +5,7 @@
  */
 import { Prisma, prisma } from "~/server/db.server";
 
-export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin";
+export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin" | "security";
 
 export interface AuditEvent {
   userId?: string | null;

@@ -71,6 +71,33 @@ const entries = {
   LINKING_DIFFERENT_EMAILS_NOT_ALLOWED: { status: 401, message: "Account not linked - different emails not allowed" },
   LINKING_FAILED: { status: 417, message: "Account not linked - unable to create account" },
 
+  // ---- two-factor (better-auth's two-factor plugin codes) ----
+  INVALID_TWO_FACTOR_COOKIE: { status: 401, message: "Invalid two factor cookie" },
+  INVALID_CODE: { status: 401, message: "Invalid code" },
+  INVALID_BACKUP_CODE: { status: 401, message: "Invalid backup code" },
+  OTP_HAS_EXPIRED: { status: 400, message: "OTP has expired" },
+  OTP_NOT_CONFIGURED: { status: 400, message: "OTP is not available" },
+  TOTP_NOT_ENABLED: { status: 400, message: "TOTP not enabled" },
+  TOTP_ALREADY_ENABLED: { status: 400, message: "TOTP is already enabled" },
+  TWO_FACTOR_NOT_ENABLED: { status: 400, message: "Two factor isn't enabled" },
+  BACKUP_CODES_NOT_ENABLED: { status: 400, message: "Backup codes aren't enabled" },
+  TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE: { status: 400, message: "Too many attempts. Please request a new code." },
+  ACCOUNT_TEMPORARILY_LOCKED: {
+    status: 429,
+    message: "Too many failed verification attempts. Your account is temporarily locked. Please try again later.",
+  },
+
+  // ---- passkeys (@better-auth/passkey codes) ----
+  CHALLENGE_NOT_FOUND: { status: 400, message: "Challenge not found" },
+  YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY: {
+    status: 401,
+    message: "You are not allowed to register this passkey",
+  },
+  // 400, not better-auth's 500: a response that does not verify is the caller's fault.
+  FAILED_TO_VERIFY_REGISTRATION: { status: 400, message: "Failed to verify registration" },
+  PASSKEY_NOT_FOUND: { status: 404, message: "Passkey not found" },
+  AUTHENTICATION_FAILED: { status: 401, message: "Authentication failed" },
+
   // ---- the admin console (better-auth's admin plugin) ----
   YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS: { status: 403, message: "You are not allowed to create users" },
   YOU_ARE_NOT_ALLOWED_TO_LIST_USERS: { status: 403, message: "You are not allowed to list users" },

@@ -131,6 +131,7 @@ function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
     banned: false,
     banReason: null,
     banExpires: null,
+    twoFactorEnabled: false,
   };
 }
 

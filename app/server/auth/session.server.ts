@@ -59,7 +59,7 @@ export const dontRememberCookieName = () => cookieName("dont_remember");
 
 export type SessionRow = Session;
 
-/** The user as the API returns it (better-auth's user plus the admin plugin's fields). */
+/** The user as the API returns it (better-auth's user plus the admin and two-factor plugins' fields). */
 export const authUserSelect = {
   id: true,
   name: true,
@@ -72,6 +72,7 @@ export const authUserSelect = {
   banned: true,
   banReason: true,
   banExpires: true,
+  twoFactorEnabled: true,
 } as const;
 
 export type AuthUser = {
@@ -86,6 +87,7 @@ export type AuthUser = {
   banned: boolean;
   banReason: string | null;
   banExpires: Date | null;
+  twoFactorEnabled: boolean;
 };
 
 /** What pages know about the signed-in user (kept as a name for existing callers). */
