@@ -31,6 +31,7 @@ export type {
   Subscription,
   Team,
   TeamMember,
+  TwoFactor,
   User,
   Verification,
 } from "../../generated/prisma/sqlite/client";

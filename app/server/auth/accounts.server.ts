@@ -12,6 +12,7 @@ import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.serve
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
+import { secondFactorGate, SecondFactorRequired } from "./two-factor.server";
 import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
@@ -377,8 +378,14 @@ export async function verifyEmail(
   if (current && current.user.id === user.id && !unproven) {
     return { user: null, setCookies: [cookieCacheCookie({ session: current.session, user: verified })] };
   }
-  const created = await signInSession(user.id, meta, { method: "email-verification" });
-  return { user: null, setCookies: created.setCookies };
+  try {
+    const created = await signInSession(user.id, meta, { method: "email-verification" });
+    return { user: null, setCookies: created.setCookies };
+  } catch (error) {
+    // A link in a mailbox is one factor: a user with two-factor signs in as usual afterwards.
+    if (error instanceof SecondFactorRequired) return { user: null, setCookies: [] };
+    throw error;
+  }
 }
 
 /** The catalogue code of a verification failure as the landing page's `?error=` value. */
@@ -407,13 +414,20 @@ export async function moveToUnverifiedEmail(userId: string, newEmail: string): P
   }
 }
 
-/** Every way of signing in ends here: a new session and its audit row. */
+/**
+ * Every way of signing in ends here: a new session and its audit row. A user with two-factor
+ * gets a pending sign-in instead (SecondFactorRequired is thrown), unless this is the second
+ * step itself, a passkey (already two factors) or a trusted browser.
+ */
 export async function signInSession(
   userId: string,
   meta: RequestMeta,
-  details: { method: string; rememberMe?: boolean },
+  details: { method: string; rememberMe?: boolean; secondFactor?: string },
 ): Promise<Awaited<ReturnType<typeof createSession>>> {
+  const trustCookie =
+    details.secondFactor || details.method === "passkey" ? null : await secondFactorGate(userId, meta, details);
   const created = await createSession(userId, meta, { rememberMe: details.rememberMe ?? true });
+  if (trustCookie) created.setCookies.push(trustCookie);
   await audit({
     userId,
     category: "auth",

@@ -54,6 +54,8 @@ export function cookieName(name: string): string {
 export const sessionCookieName = () => cookieName("session_token");
 export const sessionDataCookieName = () => cookieName("session_data");
 export const dontRememberCookieName = () => cookieName("dont_remember");
+/** Names a trusted browser that may skip the second step (two-factor.server.ts). */
+export const trustDeviceCookieName = () => cookieName("trust_device");
 
 // ---- types ----
 
@@ -103,6 +105,8 @@ export interface RequestMeta {
   userAgent: string | null;
   /** The language for emails and messages this request triggers. */
   locale: Locale;
+  /** The token of the browser's trusted-device cookie (two-factor.server.ts), if any. */
+  trustedDevice?: string | null;
 }
 
 /**
@@ -118,7 +122,12 @@ export function requestMeta(request: Request, context: Readonly<RouterContextPro
   } else {
     locale = splitLocale(pathname).locale;
   }
-  return { ipAddress: context.get(clientAddressContext), userAgent: request.headers.get("User-Agent"), locale };
+  return {
+    ipAddress: context.get(clientAddressContext),
+    userAgent: request.headers.get("User-Agent"),
+    locale,
+    trustedDevice: readSignedCookie(request, trustDeviceCookieName()),
+  };
 }
 
 // ---- cookies ----

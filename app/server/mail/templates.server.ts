@@ -17,12 +17,15 @@ export const templateNames = [
   "sign-up-attempt",
   "email-in-use",
   "organization-invitation",
+  "two-factor-code",
 ] as const;
 export type TemplateName = (typeof templateNames)[number];
 
 export interface TemplateData {
-  /** The link the email is about. */
-  url: string;
+  /** The link the email is about (none for a code). */
+  url?: string;
+  /** A one-time code the email carries instead of a link. */
+  code?: string;
   /** The recipient's name; greetings fall back to a neutral form without it. */
   name?: string | null;
   oldEmail?: string;
@@ -94,10 +97,21 @@ export function renderEmail(template: TemplateName, locale: string, data: Templa
   const outro = fill(t.outro, values);
   const footer = fill(t.footer ?? strings.footer, values);
 
-  // The link stands alone on its line so that every mail client makes it clickable.
-  const text = [greeting, "", intro, "", `${fill(t.action, values)}:`, data.url, "", outro, "", "--", footer].join(
-    "\n",
-  );
+  // The link (or the code) stands alone on its line so that every mail client makes it
+  // clickable (or easy to copy).
+  const text = [
+    greeting,
+    "",
+    intro,
+    "",
+    `${fill(t.action, values)}:`,
+    data.code ?? data.url,
+    "",
+    outro,
+    "",
+    "--",
+    footer,
+  ].join("\n");
 
   const h = escapeHtml;
   const html = `<!doctype html>
@@ -110,9 +124,7 @@ export function renderEmail(template: TemplateName, locale: string, data: Templa
 <h1 style="margin:0 0 16px;font-size:20px">${h(fill(t.heading, values))}</h1>
 <p style="margin:0 0 16px;line-height:1.5">${h(greeting)}</p>
 <p style="margin:0 0 24px;line-height:1.5">${h(intro)}</p>
-<p style="margin:0 0 24px"><a href="${h(data.url)}" style="display:inline-block;padding:10px 18px;background:#16a34a;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">${h(fill(t.action, values))}</a></p>
-<p style="margin:0 0 8px;font-size:13px;color:#475569">${h(strings.linkHint)}</p>
-<p style="margin:0 0 24px;font-size:13px;word-break:break-all"><a href="${h(data.url)}" style="color:#16a34a">${h(data.url)}</a></p>
+${data.code ? codeBlock(h(fill(t.action, values)), h(data.code)) : linkBlock(h(fill(t.action, values)), h(data.url ?? ""), h(strings.linkHint))}
 <p style="margin:0;line-height:1.5;color:#475569">${h(outro)}</p>
 </td></tr>
 <tr><td style="padding:16px 32px;border-top:1px solid #e2e8f0;font-size:12px;color:#64748b">${h(footer)}</td></tr>
@@ -121,3 +133,12 @@ export function renderEmail(template: TemplateName, locale: string, data: Templa
 </html>`;
   return { subject, text, html };
 }
+
+const linkBlock = (action: string, url: string, hint: string) =>
+  `<p style="margin:0 0 24px"><a href="${url}" style="display:inline-block;padding:10px 18px;background:#16a34a;color:#ffffff;text-decoration:none;border-radius:6px;font-weight:600">${action}</a></p>
+<p style="margin:0 0 8px;font-size:13px;color:#475569">${hint}</p>
+<p style="margin:0 0 24px;font-size:13px;word-break:break-all"><a href="${url}" style="color:#16a34a">${url}</a></p>`;
+
+const codeBlock = (action: string, code: string) =>
+  `<p style="margin:0 0 8px;font-size:13px;color:#475569">${action}</p>
+<p style="margin:0 0 24px;font-size:28px;font-weight:700;letter-spacing:6px;font-family:ui-monospace,Menlo,Consolas,monospace">${code}</p>`;

@@ -25,7 +25,7 @@ import type { Locale } from "~/i18n/config";
 import { sessionSubscriptions } from "~/server/billing/billing.server";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+import { endpoint, param, secondStepOr, type Endpoint } from "./endpoint.server";
 
 /**
  * The plain page /api/auth/error shows (spec section 2): the code, what it means in the
@@ -70,7 +70,9 @@ export const endpoints: Endpoint[] = [
     formBody: true,
     async handler({ request, body, meta, cookies, headers }) {
       assertLoginOrigin(request);
-      const { session, user, setCookies } = await signInEmail(body, meta);
+      const signedIn = await secondStepOr(() => signInEmail(body, meta), cookies);
+      if (!("session" in signedIn)) return signedIn;
+      const { session, user, setCookies } = signedIn;
       cookies.push(...setCookies);
       if (body.callbackURL) headers.set("Location", body.callbackURL);
       // `token` is the stored hash: an opaque id of the session, never a credential.

@@ -14,6 +14,7 @@
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { RateLimitRule } from "../rate-limit.server";
+import { SecondFactorRequired } from "../two-factor.server";
 import type { AuthSession, GetSessionOptions, RequestMeta } from "../session.server";
 
 export interface EndpointContext<Body, Query> {
@@ -69,4 +70,21 @@ export function endpoint<B extends z.ZodType = z.ZodObject, Q extends z.ZodType 
 /** A query field that may be repeated: the first value counts. */
 export function param<T extends z.ZodType>(schema: T) {
   return z.preprocess((value) => (Array.isArray(value) ? value[0] : value), schema);
+}
+
+/**
+ * Runs a sign-in; when the user's second step is due, answers better-auth's
+ * `{twoFactorRedirect, twoFactorMethods}` instead (the pending cookie goes into `cookies`).
+ */
+export async function secondStepOr<T>(
+  signIn: () => Promise<T>,
+  cookies: string[],
+): Promise<T | { twoFactorRedirect: true; twoFactorMethods: string[] }> {
+  try {
+    return await signIn();
+  } catch (error) {
+    if (!(error instanceof SecondFactorRequired)) throw error;
+    cookies.push(...error.setCookies);
+    return { twoFactorRedirect: true, twoFactorMethods: error.methods };
+  }
 }

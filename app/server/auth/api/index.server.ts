@@ -2,8 +2,9 @@
  * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
  * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
  * management, deletion; social: provider sign-in, callback, linked accounts; organization:
- * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin: the admin plugin's user management), so
- * that adding one never means editing another's file.
+ * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin:
+ * the admin plugin's user management; two-factor: the second step), so that adding one never
+ * means editing another's file.
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -21,6 +22,7 @@ import { endpoints as invitationEndpoints } from "./invitation.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import { endpoints as teamEndpoints } from "./team.server";
+import { endpoints as twoFactorEndpoints } from "./two-factor.server";
 import type { Endpoint, EndpointContext } from "./endpoint.server";
 
 export const BASE_PATH = "/api/auth";
@@ -49,6 +51,7 @@ const registry: Compiled[] = [
   ...teamEndpoints,
   ...billingEndpoints,
   ...adminEndpoints,
+  ...twoFactorEndpoints,
 ].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {

@@ -26,7 +26,7 @@ import {
   unlinkAccount,
   unlinkAccountInput,
 } from "../social/social.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+import { endpoint, param, secondStepOr, type Endpoint } from "./endpoint.server";
 
 /** `target` (relative or trusted: the framework or the state record checked it) on BASE_URL, with `params`. */
 function absoluteWith(target: string, params: Record<string, string> = {}): string {
@@ -72,7 +72,12 @@ export const endpoints: Endpoint[] = [
     async handler({ request, body, meta, cookies, headers }) {
       assertLoginOrigin(request);
       if (body.idToken) {
-        const { session, user, setCookies } = await signInWithIdToken({ ...body, idToken: body.idToken }, meta);
+        const signedIn = await secondStepOr(
+          () => signInWithIdToken({ ...body, idToken: body.idToken! }, meta),
+          cookies,
+        );
+        if (!("session" in signedIn)) return signedIn;
+        const { session, user, setCookies } = signedIn;
         cookies.push(...setCookies);
         return { redirect: false, token: session.token, url: undefined, user };
       }

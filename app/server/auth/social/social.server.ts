@@ -22,7 +22,9 @@ import { decryptSecret, encryptSecret } from "~/server/crypto.server";
 import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv, SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
+import { localizePath } from "~/i18n/config";
 import { signInSession } from "../accounts.server";
+import { SecondFactorRequired } from "../two-factor.server";
 import { normalizeEmail } from "../schemas.server";
 import {
   authUserSelect,
@@ -384,9 +386,20 @@ export async function completeCallback(
   if (state.link) return linkFromCallback(providerId, verified, current, meta);
   try {
     const resolution = await resolveUser(providerId, profile, tokens, state.requestSignUp, meta);
-    const created = await signInResolved(providerId, resolution, meta);
     const redirectTo = resolution.isNew && state.newUserURL ? state.newUserURL : state.callbackURL;
-    return { ok: true, redirectTo, setCookies: created.setCookies };
+    try {
+      const created = await signInResolved(providerId, resolution, meta);
+      return { ok: true, redirectTo, setCookies: created.setCookies };
+    } catch (error) {
+      // The provider was the first factor: the second-step page continues to the same place.
+      if (!(error instanceof SecondFactorRequired)) throw error;
+      const query = new URLSearchParams({ redirect: redirectTo });
+      return {
+        ok: true,
+        redirectTo: `${localizePath("/signin/two-factor", meta.locale)}?${query}`,
+        setCookies: error.setCookies,
+      };
+    }
   } catch (error) {
     if (error instanceof SignInRefused) {
       await audit({

@@ -1,0 +1,100 @@
+/**
+ * /api/auth/two-factor/* (better-auth's two-factor plugin; api-contract.md section 7). The
+ * enable, disable, URI and backup-code calls need a session; the verify and send calls take
+ * the pending sign-in's cookie or a session.
+ */
+import { fail } from "~/server/errors.server";
+import {
+  disableTwoFactor,
+  enableInput,
+  enableTwoFactor,
+  getTotpURI,
+  passwordInput,
+  regenerateBackupCodes,
+  secondStepCaller,
+  sendOtp,
+  sendOtpInput,
+  verifyBackupCodeInput,
+  verifyCodeInput,
+  verifySecondStep,
+} from "../two-factor.server";
+import { endpoint, type Endpoint, type EndpointContext } from "./endpoint.server";
+
+type VerifyContext = EndpointContext<{ code: string; trustDevice?: boolean }, unknown>;
+
+/** The three verify calls differ only in the kind of code. */
+function verifyHandler(kind: "totp" | "otp" | "backup-code") {
+  return async ({ request, body, meta, cookies, session }: VerifyContext) => {
+    const caller = await secondStepCaller(request, await session());
+    const { token, user, setCookies } = await verifySecondStep(caller, kind, body, meta);
+    cookies.push(...setCookies);
+    return { token, user };
+  };
+}
+
+export const endpoints: Endpoint[] = [
+  endpoint({
+    method: "POST",
+    path: "/two-factor/enable",
+    body: enableInput,
+    async handler({ body, meta, cookies, requireSession }) {
+      const result = await enableTwoFactor(await requireSession(), body, meta);
+      if (result.method === "otp") {
+        cookies.push(...result.session.setCookies);
+        return { method: "otp" };
+      }
+      return result;
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/two-factor/get-totp-uri",
+    body: passwordInput,
+    async handler({ body, meta, requireSession }) {
+      return { totpURI: await getTotpURI(await requireSession(), body.password, meta) };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/two-factor/disable",
+    body: passwordInput,
+    async handler({ body, meta, cookies, session }) {
+      // From the store, not the cookie cache: the session must still exist.
+      const auth = await session({ disableCookieCache: true });
+      if (!auth) fail("UNAUTHORIZED");
+      const { setCookies } = await disableTwoFactor(auth, body.password, meta);
+      cookies.push(...setCookies);
+      return { status: true };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/two-factor/generate-backup-codes",
+    body: passwordInput,
+    async handler({ body, meta, requireSession }) {
+      return { status: true, backupCodes: await regenerateBackupCodes(await requireSession(), body.password, meta) };
+    },
+  }),
+
+  endpoint({ method: "POST", path: "/two-factor/verify-totp", body: verifyCodeInput, handler: verifyHandler("totp") }),
+  endpoint({ method: "POST", path: "/two-factor/verify-otp", body: verifyCodeInput, handler: verifyHandler("otp") }),
+  endpoint({
+    method: "POST",
+    path: "/two-factor/verify-backup-code",
+    body: verifyBackupCodeInput,
+    handler: verifyHandler("backup-code"),
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/two-factor/send-otp",
+    body: sendOtpInput,
+    async handler({ request, meta, session }) {
+      await sendOtp(await secondStepCaller(request, await session()), meta);
+      return { status: true };
+    },
+  }),
+];
