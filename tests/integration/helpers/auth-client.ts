@@ -4,7 +4,7 @@
  * an explicit Origin header (Node's fetch sends none, and the server's CSRF checks want one).
  */
 import { createAuthClient } from "better-auth/client";
-import { adminClient, organizationClient } from "better-auth/client/plugins";
+import { adminClient, organizationClient, twoFactorClient } from "better-auth/client/plugins";
 
 export interface TestClient {
   client: ReturnType<typeof makeClient>;
@@ -24,7 +24,7 @@ function makeClient(
 ) {
   return createAuthClient({
     baseURL, // "/api/auth" is appended
-    plugins: [organizationClient({ teams: { enabled: true } }), adminClient()],
+    plugins: [organizationClient({ teams: { enabled: true } }), adminClient(), twoFactorClient()],
     fetchOptions,
   });
 }
