@@ -121,6 +121,7 @@ const USER_KEYS = [
   "image",
   "name",
   "role",
+  "twoFactorEnabled",
   "updatedAt",
 ];
 const SESSION_KEYS = [
