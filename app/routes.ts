@@ -17,6 +17,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
     route("invitations/:id", "routes/invitations/invitation.tsx"),
     layout("routes/layouts/guest.tsx", [
       route("signin", "routes/signin.tsx"),
+      // The second step of a sign-in, for users with two-factor (a pending cookie says who).
+      route("signin/two-factor", "routes/signin-two-factor.tsx"),
       route("signup", "routes/signup.tsx"),
       route("forgot-password", "routes/forgot-password.tsx"),
       route("reset-password", "routes/reset-password.tsx"),
@@ -24,6 +26,7 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   ]),
   layout("routes/layouts/menu.tsx", [
     route("profile", "routes/profile.tsx"),
+    route("profile/two-factor", "routes/profile/two-factor.tsx"),
     route("billing", "routes/billing/billing.tsx"),
     // Where the provider's checkout returns; it waits for the webhook.
     route("billing/success", "routes/billing/success.tsx"),

@@ -5,6 +5,7 @@ import { data, useFetcher, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/profile";
 import { withTranslations } from "~/lib/translations";
+import { AppLink } from "~/components/AppLink";
 import { Icon, type IconName } from "~/components/Icon";
 import { SocialButtons } from "~/components/SocialButtons";
 import { SubmitButton, buttonClass } from "~/components/ui/Button";
@@ -30,7 +31,7 @@ import {
 } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
 import { parseUserAgent } from "~/lib/user-agent";
-import { useLocale } from "~/lib/use-root-data";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import {
   changeEmail,
@@ -48,6 +49,7 @@ import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
 import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
+import { twoFactorState } from "~/server/auth/two-factor.server";
 import { SOCIAL_PROVIDERS } from "~/server/auth/social/providers.server";
 import type { SocialProviderId } from "~/server/env.server";
 import { authT, errorTitle, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
@@ -66,10 +68,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = auth;
   const linkOutcome = socialLinkToast(request, context);
   if (linkOutcome) return linkOutcome;
-  const [sessions, withPassword, accounts] = await Promise.all([
+  const [sessions, withPassword, accounts, twoFactor] = await Promise.all([
     listUserSessions(auth),
     hasPassword(user.id),
     listAccounts(user.id),
+    twoFactorState(user.id),
   ]);
   return {
     meta: pageMeta(context, "profile"),
@@ -80,6 +83,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
       emailVerified: user.emailVerified,
     },
     hasPassword: withPassword,
+    twoFactor: { enabled: user.twoFactorEnabled, backupCodes: twoFactor.backupCodes },
     sessions: sessions.map((session) => ({
       // The stored hash: an opaque id that can only revoke the caller's own session.
       token: session.token,
@@ -297,6 +301,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
         <SetPasswordSection key={`set-password-${key}`} />
       )}
       <AccountsSection accounts={loaderData.accounts} providers={loaderData.providers} />
+      <TwoFactorSection {...loaderData.twoFactor} />
       <SessionsSection sessions={loaderData.sessions} />
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />
     </div>
@@ -625,6 +630,32 @@ function deviceName(userAgent: string | null, t: (key: string, options?: Record<
   const { browser, os } = parseUserAgent(userAgent);
   if (browser && os) return t("device.browserOnOs", { browser, os });
   return browser ?? os ?? t("device.unknown");
+}
+
+function TwoFactorSection({ enabled, backupCodes }: LoaderData["twoFactor"]) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
+  return (
+    <Section id="two-factor" title={t("twoFactor.section.title")} description={t("twoFactor.section.description")}>
+      <div className="mt-4 flex flex-wrap items-center justify-between gap-3">
+        <p className="text-sm" data-testid="two-factor-state">
+          <span
+            className={`mr-2 rounded-full px-2 py-0.5 text-xs font-medium ${enabled ? "bg-primary-100 text-primary-800 dark:bg-primary-900/50 dark:text-primary-300" : "bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-300"}`}
+          >
+            {enabled ? t("twoFactor.section.on") : t("twoFactor.section.off")}
+          </span>
+          {enabled ? t("twoFactor.section.codesLeft", { count: backupCodes }) : null}
+        </p>
+        <AppLink
+          to={localize("/profile/two-factor")}
+          className={buttonClass("secondary")}
+          data-testid="two-factor-manage"
+        >
+          {enabled ? t("twoFactor.section.manage") : t("twoFactor.section.setUp")}
+        </AppLink>
+      </div>
+    </Section>
+  );
 }
 
 function DangerSection({ hasPassword }: { hasPassword: boolean }) {

@@ -1,7 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/lib/translations";
-import { data, Form, useActionData, useLocation } from "react-router";
+import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -21,6 +21,7 @@ import { zodErrorMap } from "~/lib/validation";
 import { sendVerificationEmail, signInEmail } from "~/server/auth/accounts.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
+import { SecondFactorRequired } from "~/server/auth/two-factor.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import {
@@ -96,10 +97,9 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(formData, { schema: signInSchema, error: zodErrorMap(locale) });
   if (submission.status !== "success") return invalid(submission, { intent: "sign-in" as const, unverifiedEmail: "" });
   const { email, password, rememberMe } = submission.value;
+  const target = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
   try {
     await enforceRateLimit(meta.ipAddress, "/sign-in/email");
-    const target =
-      safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
     const { user, setCookies } = await signInEmail(
       { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
       meta,
@@ -110,6 +110,12 @@ export async function action({ request, context }: Route.ActionArgs) {
       { headers: cookieHeaders(setCookies) },
     );
   } catch (error) {
+    if (error instanceof SecondFactorRequired) {
+      const query = new URLSearchParams({ redirect: target });
+      return redirect(`${localizePath("/signin/two-factor", locale)}?${query}`, {
+        headers: cookieHeaders(error.setCookies),
+      });
+    }
     if (isAppError(error) && error.code === "EMAIL_NOT_VERIFIED") {
       // The service has just sent a new verification email: say so, and offer another.
       return data(

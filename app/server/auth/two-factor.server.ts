@@ -322,6 +322,16 @@ export async function getTotpURI(auth: AuthSession, password: string, meta: Requ
   return totpURI(decryptSecret(loadEnv().AUTH_SECRET, row.secret), auth.user.email, defaultIssuer());
 }
 
+/**
+ * The otpauth URI of a setup still waiting for its first code, else null: the settings page
+ * shows it again after a wrong code (it protects nothing until it is verified).
+ */
+export async function setupInProgress(user: Pick<AuthUser, "id" | "email">): Promise<string | null> {
+  const row = await prisma.twoFactor.findUnique({ where: { userId: user.id } });
+  if (!row?.secret || row.verified) return null;
+  return totpURI(decryptSecret(loadEnv().AUTH_SECRET, row.secret), user.email, defaultIssuer());
+}
+
 /** Switches two-factor off; the session is replaced and every trusted browser forgotten. */
 export async function disableTwoFactor(auth: AuthSession, password: string, meta: RequestMeta) {
   await assertPassword(auth, password, meta, "two-factor-disable");

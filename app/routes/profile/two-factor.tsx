@@ -1,0 +1,388 @@
+import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { data, Form, useActionData } from "react-router";
+import type { z } from "zod";
+import type { Route } from "./+types/two-factor";
+import { AppLink } from "~/components/AppLink";
+import { Notice } from "~/components/ui/AuthCard";
+import { buttonClass, SubmitButton, type ButtonVariant } from "~/components/ui/Button";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { Section } from "~/components/ui/Section";
+import { localizePath } from "~/i18n/config";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { disableSchema, enableSchema, regenerateSchema, verifySetupSchema } from "~/lib/two-factor-forms";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { hasPassword } from "~/server/auth/account-management.server";
+import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import {
+  disableTwoFactor,
+  enableTwoFactor,
+  qrCodeSvg,
+  regenerateBackupCodes,
+  secretOf,
+  setupInProgress,
+  twoFactorState,
+  verifySecondStep,
+} from "~/server/auth/two-factor.server";
+import { authT, cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
+import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+/**
+ * Two-factor settings: switch it on (password → QR code, secret and backup codes → a first
+ * code), see how many backup codes are left, make a new set, switch it off. Secrets and
+ * codes are shown once, in the answer to the form that made them, never in a loader.
+ */
+export const handle = { i18n: ["auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const user = requireUser(request, context);
+  const [state, withPassword] = await Promise.all([twoFactorState(user.id), hasPassword(user.id)]);
+  return {
+    meta: pageMeta(context, "twoFactorSettings"),
+    enabled: user.twoFactorEnabled,
+    totp: state.totp,
+    backupCodes: state.backupCodes,
+    trustedDevices: state.trustedDevices,
+    hasPassword: withPassword,
+  };
+}
+
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+const schemas = {
+  enable: enableSchema,
+  verify: verifySetupSchema,
+  disable: disableSchema,
+  regenerate: regenerateSchema,
+};
+type Intent = keyof typeof schemas;
+
+/** What the setup step shows: the QR code (SVG drawn here), the secret as text, the codes. */
+async function setupView(uri: string, backupCodes: string[]) {
+  return { secret: secretOf(uri), qrSvg: await qrCodeSvg(uri), backupCodes };
+}
+
+export async function action({ request, context }: Route.ActionArgs) {
+  requireUser(request, context);
+  const auth = getAuthSession(context)!;
+  const locale = pageLocale(context);
+  const t = authT(context);
+  const meta = requestMeta(request, context);
+  const formData = await request.formData();
+  const intent = String(formData.get("intent")) as Intent;
+  const schema: z.ZodType | undefined = schemas[intent];
+  if (!schema) throw data("Unknown intent", { status: 400 });
+  const submission = parseWithZod(formData, { schema, error: zodErrorMap(locale) });
+  const extra = { intent };
+  if (submission.status !== "success") return invalid(submission, extra);
+  const value = submission.value as Record<string, string>;
+  const here = localizePath("/profile/two-factor", locale);
+
+  try {
+    await enforceRateLimit(meta.ipAddress, `/two-factor/${intent}`);
+    switch (intent) {
+      case "enable": {
+        const result = await enableTwoFactor(auth, { password: value.password! }, meta);
+        if (result.method !== "totp") throw new Error("unreachable: the page enables TOTP");
+        return {
+          ...extra,
+          result: submission.reply({ resetForm: true }),
+          setup: await setupView(result.totpURI, result.backupCodes),
+        };
+      }
+      case "verify": {
+        const { setCookies } = await verifySecondStep({ kind: "session", auth }, "totp", { code: value.code! }, meta);
+        return redirectWithToast(
+          here,
+          { type: "success", title: t("twoFactor.settings.enabled"), description: t("twoFactor.settings.enabledBody") },
+          { headers: cookieHeaders(setCookies) },
+        );
+      }
+      case "regenerate": {
+        const backupCodes = await regenerateBackupCodes(auth, value.password!, meta);
+        return { ...extra, result: submission.reply({ resetForm: true }), newCodes: backupCodes };
+      }
+      case "disable": {
+        const { setCookies } = await disableTwoFactor(auth, value.password!, meta);
+        return redirectWithToast(
+          here,
+          { type: "success", title: t("twoFactor.settings.disabled") },
+          { headers: cookieHeaders(setCookies) },
+        );
+      }
+    }
+  } catch (error) {
+    const answer = failed(submission, error, { INVALID_PASSWORD: "password", INVALID_CODE: "code" }, extra);
+    if (intent !== "verify") return answer;
+    // A wrong first code: the same setup again, so the user can try the next code.
+    const uri = await setupInProgress(auth.user);
+    const codes = (value.backupCodes ?? "").split(" ").filter((code) => /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code));
+    return data({ ...answer.data, setup: uri ? await setupView(uri, codes) : undefined }, answer.init ?? undefined);
+  }
+}
+
+type ActionData = {
+  intent: Intent;
+  result?: SubmissionResult<string[]>;
+  setup?: Awaited<ReturnType<typeof setupView>>;
+  newCodes?: string[];
+};
+
+export default function TwoFactorSettings({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
+  const actionData = useActionData<typeof action>() as ActionData | undefined;
+  const setup = actionData?.setup;
+  return (
+    <div className="flex max-w-3xl flex-col gap-8">
+      <div>
+        <AppLink to={localize("/profile")} className="text-sm text-primary-700 hover:underline dark:text-primary-400">
+          ← {t("twoFactor.settings.back")}
+        </AppLink>
+        <h1 className="mt-2 text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
+      </div>
+      {setup ? (
+        <SetupSection setup={setup} lastResult={actionData?.intent === "verify" ? actionData.result : undefined} />
+      ) : loaderData.enabled ? (
+        <>
+          <StatusSection {...loaderData} />
+          <PasswordSection
+            intent="regenerate"
+            title={t("twoFactor.settings.regenerateTitle")}
+            description={t("twoFactor.settings.regenerateDescription")}
+            submit={t("twoFactor.settings.regenerate")}
+            lastResult={actionData?.intent === "regenerate" ? actionData.result : undefined}
+          >
+            {actionData?.newCodes ? <BackupCodes codes={actionData.newCodes} /> : null}
+          </PasswordSection>
+          <PasswordSection
+            intent="disable"
+            tone="danger"
+            variant="danger"
+            title={t("twoFactor.settings.disableTitle")}
+            description={t("twoFactor.settings.disableDescription")}
+            submit={t("twoFactor.settings.disable")}
+            lastResult={actionData?.intent === "disable" ? actionData.result : undefined}
+          />
+        </>
+      ) : loaderData.hasPassword ? (
+        <PasswordSection
+          intent="enable"
+          title={t("twoFactor.settings.enableTitle")}
+          description={t("twoFactor.settings.enableDescription")}
+          submit={t("twoFactor.settings.enable")}
+          lastResult={actionData?.intent === "enable" ? actionData.result : undefined}
+        />
+      ) : (
+        <Section
+          id="two-factor"
+          title={t("twoFactor.settings.enableTitle")}
+          description={t("twoFactor.settings.enableDescription")}
+        >
+          <Notice tone="info" title={t("twoFactor.settings.needsPassword")} testId="two-factor-needs-password">
+            {t("twoFactor.settings.needsPasswordBody")}
+          </Notice>
+        </Section>
+      )}
+    </div>
+  );
+}
+
+function StatusSection({
+  totp,
+  backupCodes,
+  trustedDevices,
+}: {
+  totp: boolean;
+  backupCodes: number;
+  trustedDevices: number;
+}) {
+  const { t } = useTranslation("auth");
+  return (
+    <Section
+      id="two-factor"
+      title={t("twoFactor.settings.statusTitle")}
+      description={t("twoFactor.settings.onDescription")}
+    >
+      <dl className="grid gap-3 text-sm sm:grid-cols-3" data-testid="two-factor-status">
+        <Fact
+          label={t("twoFactor.settings.method")}
+          value={totp ? t("twoFactor.settings.methodTotp") : t("twoFactor.settings.methodEmail")}
+        />
+        <Fact label={t("twoFactor.settings.backupCodesLeft")} value={String(backupCodes)} testId="backup-codes-left" />
+        <Fact label={t("twoFactor.settings.trustedDevices")} value={String(trustedDevices)} />
+      </dl>
+    </Section>
+  );
+}
+
+function Fact({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <div>
+      <dt className="text-slate-500 dark:text-slate-400">{label}</dt>
+      <dd className="mt-1 font-medium" data-testid={testId}>
+        {value}
+      </dd>
+    </div>
+  );
+}
+
+/** A form that takes only the password (enable, new backup codes, disable). */
+function PasswordSection({
+  intent,
+  title,
+  description,
+  submit,
+  lastResult,
+  tone,
+  variant = "primary",
+  children,
+}: {
+  intent: "enable" | "regenerate" | "disable";
+  title: string;
+  description: string;
+  submit: string;
+  lastResult: ActionData["result"];
+  tone?: "danger";
+  variant?: ButtonVariant;
+  children?: React.ReactNode;
+}) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const pending = usePendingIntent(intent);
+  const schema = { enable: enableSchema, regenerate: regenerateSchema, disable: disableSchema }[intent];
+  const [form, fields] = useForm({
+    id: intent,
+    lastResult,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
+  });
+  return (
+    <Section id={intent} tone={tone} title={title} description={description}>
+      {children}
+      <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4 sm:max-w-sm">
+        <input type="hidden" name="intent" value={intent} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          field={fields.password}
+          type="password"
+          label={t("form.password")}
+          inputProps={{ autoComplete: "current-password" }}
+        />
+        <SubmitButton variant={variant} pending={pending} className="self-start">
+          {submit}
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}
+
+function SetupSection({
+  setup,
+  lastResult,
+}: {
+  setup: NonNullable<ActionData["setup"]>;
+  lastResult: ActionData["result"];
+}) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const pending = usePendingIntent("verify");
+  const [form, fields] = useForm({
+    id: "verify",
+    lastResult,
+    constraint: getZodConstraint(verifySetupSchema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifySetupSchema, error: zodErrorMap(locale) }),
+  });
+  return (
+    <Section
+      id="setup"
+      title={t("twoFactor.settings.setupTitle")}
+      description={t("twoFactor.settings.setupDescription")}
+    >
+      <div className="mt-4 flex flex-col gap-6 sm:flex-row">
+        <div
+          className="h-48 w-48 shrink-0 rounded-lg border border-slate-200 bg-white p-2"
+          role="img"
+          aria-label={t("twoFactor.settings.qrLabel")}
+          data-testid="totp-qr"
+          // The SVG is drawn by the qrcode library on the server from our own URI: no markup from users.
+          dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
+        />
+        <div className="flex flex-col gap-2 text-sm">
+          <p>{t("twoFactor.settings.secretHint")}</p>
+          <code
+            className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-base dark:bg-slate-800"
+            data-testid="totp-secret"
+          >
+            {setup.secret}
+          </code>
+        </div>
+      </div>
+      {setup.backupCodes.length ? <BackupCodes codes={setup.backupCodes} /> : null}
+      <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 sm:max-w-sm">
+        <input type="hidden" name="intent" value="verify" />
+        <input type="hidden" name="backupCodes" value={setup.backupCodes.join(" ")} />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <Field
+          field={fields.code}
+          type="text"
+          label={t("twoFactor.settings.firstCode")}
+          inputProps={{
+            autoComplete: "one-time-code",
+            inputMode: "numeric",
+            pattern: "[0-9]{6}",
+            maxLength: 6,
+            autoFocus: true,
+          }}
+        />
+        <SubmitButton pending={pending} className="self-start">
+          {t("twoFactor.settings.verify")}
+        </SubmitButton>
+      </Form>
+    </Section>
+  );
+}
+
+/** Backup codes, shown once, with a download as a text file (a data: link: no JavaScript needed). */
+function BackupCodes({ codes }: { codes: string[] }) {
+  const { t } = useTranslation("auth");
+  const text = `${t("twoFactor.settings.backupCodesFileHeader")}\n\n${codes.join("\n")}\n`;
+  return (
+    <div className="mt-4 rounded-lg border border-amber-300 bg-amber-50 p-4 dark:border-amber-800 dark:bg-amber-950/40">
+      <p className="text-sm font-medium">{t("twoFactor.settings.backupCodesTitle")}</p>
+      <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t("twoFactor.settings.backupCodesHint")}</p>
+      <ul className="mt-3 grid grid-cols-2 gap-2 font-mono text-sm" data-testid="backup-codes">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ul>
+      <a
+        href={`data:text/plain;charset=utf-8,${encodeURIComponent(text)}`}
+        download="backup-codes.txt"
+        className={buttonClass("secondary", "mt-3")}
+        data-testid="backup-codes-download"
+      >
+        {t("twoFactor.settings.download")}
+      </a>
+    </div>
+  );
+}

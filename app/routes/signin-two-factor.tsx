@@ -1,0 +1,213 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData, useLocation } from "react-router";
+import type { Route } from "./+types/signin-two-factor";
+import { AppLink } from "~/components/AppLink";
+import { AuthCard, linkClass } from "~/components/ui/AuthCard";
+import { SubmitButton } from "~/components/ui/Button";
+import { Checkbox } from "~/components/ui/Checkbox";
+import { Field } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { safeRedirect } from "~/lib/safe-redirect";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { SECOND_STEP_METHODS, secondStepSchema, type SecondStepMethod } from "~/lib/two-factor-forms";
+import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { zodErrorMap } from "~/lib/validation";
+import { enforceRateLimit } from "~/server/auth/rate-limit.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { pendingMethods, pendingSignIn, sendOtp, verifySecondStep } from "~/server/auth/two-factor.server";
+import { loadEnv } from "~/server/env.server";
+import { isAppError } from "~/server/errors.server";
+import { authT, cookieHeaders, errorTitle, failed, invalid, pageLocale } from "~/server/forms.server";
+import { pageMeta } from "~/server/page-meta.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+/**
+ * The sign-in's second step: a password (or a provider) was right, and the pending sign-in's
+ * signed cookie says who is signing in. An authenticator code, a backup code or a code sent
+ * by email finishes it; `?method=` picks the form, so every choice works without JavaScript.
+ */
+export const handle = { i18n: ["auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+/** Back to the sign-in page (keeping where to go afterwards), saying why. */
+function restart(request: Request, context: Route.LoaderArgs["context"], code: string) {
+  const t = authT(context);
+  const target = new URL(request.url).searchParams.get("redirect");
+  const query = target ? `?${new URLSearchParams({ redirect: target })}` : "";
+  return redirectWithToast(localizePath("/signin", pageLocale(context)) + query, {
+    type: "error",
+    title: t(`errors.${code}`),
+  });
+}
+
+function methodOf(request: Request, methods: SecondStepMethod[]): SecondStepMethod {
+  const asked = new URL(request.url).searchParams.get("method");
+  const method = SECOND_STEP_METHODS.find((m) => m === asked);
+  return method && methods.includes(method) ? method : methods[0]!;
+}
+
+export async function loader({ request, context }: Route.LoaderArgs) {
+  const pending = await pendingSignIn(request);
+  if (!pending) throw await restart(request, context, "INVALID_TWO_FACTOR_COOKIE");
+  const methods: SecondStepMethod[] = [...(await pendingMethods(pending)), "backup-code"];
+  return { meta: pageMeta(context, "twoFactor"), methods, method: methodOf(request, methods) };
+}
+
+/** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
+export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeaders;
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+export async function action({ request, context }: Route.ActionArgs) {
+  const locale = pageLocale(context);
+  const t = authT(context);
+  const url = new URL(request.url);
+  const meta = requestMeta(request, context);
+  const formData = await request.formData();
+  const pending = await pendingSignIn(request);
+  if (!pending) return restart(request, context, "INVALID_TWO_FACTOR_COOKIE");
+  const caller = { kind: "pending" as const, pending };
+
+  if (formData.get("intent") === "send-otp") {
+    try {
+      await enforceRateLimit(meta.ipAddress, "/two-factor/send-otp");
+      await sendOtp(caller, meta);
+    } catch (error) {
+      return redirectWithToast(url.pathname + url.search, { type: "error", title: errorTitle(t, error) });
+    }
+    url.searchParams.set("method", "otp");
+    return redirectWithToast(url.pathname + url.search, {
+      type: "success",
+      title: t("twoFactor.signIn.codeSent"),
+      description: t("twoFactor.signIn.codeSentBody"),
+    });
+  }
+
+  const submission = parseWithZod(formData, { schema: secondStepSchema, error: zodErrorMap(locale) });
+  if (submission.status !== "success") return invalid(submission);
+  const { intent, code, trustDevice } = submission.value;
+  try {
+    await enforceRateLimit(meta.ipAddress, `/two-factor/verify-${intent}`);
+    const { user, setCookies } = await verifySecondStep(caller, intent, { code, trustDevice }, meta);
+    const target =
+      safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
+    return redirectWithToast(
+      target,
+      { type: "success", title: t("signIn.signedIn", { name: user.name }) },
+      { headers: cookieHeaders(setCookies) },
+    );
+  } catch (error) {
+    // This sign-in is over (spent or expired): it starts again from the password.
+    if (isAppError(error) && error.code === "INVALID_TWO_FACTOR_COOKIE") return restart(request, context, error.code);
+    if (isAppError(error) && error.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" && intent !== "otp") {
+      return restart(request, context, error.code);
+    }
+    return failed(submission, error, { INVALID_CODE: "code", INVALID_BACKUP_CODE: "code" });
+  }
+}
+
+export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("auth");
+  const localize = useLocalize();
+  const location = useLocation();
+  const { method, methods } = loaderData;
+  const params = new URLSearchParams(location.search);
+  const linkTo = (other: SecondStepMethod) => {
+    const next = new URLSearchParams(params);
+    next.set("method", other);
+    return `${location.pathname}?${next}`;
+  };
+  const redirectTarget = params.get("redirect");
+  const restartLink =
+    localize("/signin") + (redirectTarget ? `?${new URLSearchParams({ redirect: redirectTarget })}` : "");
+
+  return (
+    <AuthCard
+      title={loaderData.meta.title}
+      description={t(`twoFactor.signIn.${method}.description`)}
+      footer={
+        <AppLink to={restartLink} className={linkClass}>
+          {t("twoFactor.signIn.restart")}
+        </AppLink>
+      }
+    >
+      <div className="flex flex-col gap-5">
+        {method === "otp" ? <SendOtpForm /> : null}
+        <CodeForm key={method} method={method} />
+        <nav aria-label={t("twoFactor.signIn.otherMethods")} className="flex flex-col gap-2 text-sm">
+          {methods
+            .filter((other) => other !== method)
+            .map((other) => (
+              <AppLink key={other} to={linkTo(other)} className={linkClass} data-testid={`two-factor-use-${other}`}>
+                {t(`twoFactor.signIn.${other}.use`)}
+              </AppLink>
+            ))}
+        </nav>
+      </div>
+    </AuthCard>
+  );
+}
+
+function CodeForm({ method }: { method: SecondStepMethod }) {
+  const { t } = useTranslation("auth");
+  const locale = useLocale();
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent(method);
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(secondStepSchema),
+    defaultValue: { intent: method, trustDevice: false },
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: secondStepSchema, error: zodErrorMap(locale) }),
+  });
+  const numeric = method !== "backup-code";
+  return (
+    <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+      <input type="hidden" name="intent" value={method} />
+      <FormErrors id={form.errorId} errors={form.errors} />
+      <Field
+        field={fields.code}
+        type="text"
+        label={t(`twoFactor.signIn.${method}.label`)}
+        inputProps={{
+          autoComplete: "one-time-code",
+          autoFocus: true,
+          inputMode: numeric ? "numeric" : "text",
+          ...(numeric && { pattern: "[0-9]{6}", maxLength: 6 }),
+          spellCheck: false,
+        }}
+      />
+      <Checkbox field={fields.trustDevice} label={t("twoFactor.signIn.trustDevice")} />
+      <SubmitButton pending={pending} pendingLabel={t("twoFactor.signIn.pending")} className="w-full">
+        {t("twoFactor.signIn.submit")}
+      </SubmitButton>
+    </Form>
+  );
+}
+
+function SendOtpForm() {
+  const { t } = useTranslation("auth");
+  const pending = usePendingIntent("send-otp");
+  return (
+    <Form method="post">
+      <input type="hidden" name="intent" value="send-otp" />
+      <SubmitButton
+        variant="secondary"
+        pending={pending}
+        pendingLabel={t("twoFactor.signIn.sending")}
+        className="w-full"
+      >
+        {t("twoFactor.signIn.sendCode")}
+      </SubmitButton>
+    </Form>
+  );
+}
