@@ -24,6 +24,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   ]),
   layout("routes/layouts/menu.tsx", [
     route("profile", "routes/profile.tsx"),
+    // "Download my data": a resource route, a plain link on the profile page.
+    route("profile/data.json", "routes/profile/data-json.ts"),
     route("billing", "routes/billing/billing.tsx"),
     // Where the provider's checkout returns; it waits for the webhook.
     route("billing/success", "routes/billing/success.tsx"),
