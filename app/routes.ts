@@ -27,6 +27,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   layout("routes/layouts/menu.tsx", [
     route("profile", "routes/profile.tsx"),
     route("profile/two-factor", "routes/profile/two-factor.tsx"),
+    // "Download my data": a resource route, a plain link on the profile page.
+    route("profile/data.json", "routes/profile/data-json.ts"),
     route("billing", "routes/billing/billing.tsx"),
     // Where the provider's checkout returns; it waits for the webhook.
     route("billing/success", "routes/billing/success.tsx"),
@@ -48,11 +50,12 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   ]),
   route("admin", "routes/layouts/admin.tsx", [
     route("dashboard", "routes/admin/dashboard.tsx"),
-    // The create, ban, password and delete dialogs are pages of their own over the table.
+    // The create, ban, password, two-factor and delete dialogs are pages of their own over the table.
     route("users", "routes/admin/users.tsx", [
       route("new", "routes/admin/new-user.tsx"),
       route(":userId/ban", "routes/admin/ban-user.tsx"),
       route(":userId/password", "routes/admin/user-password.tsx"),
+      route(":userId/two-factor", "routes/admin/reset-two-factor.tsx"),
       route(":userId/delete", "routes/admin/delete-user.tsx"),
     ]),
     route("subscriptions", "routes/admin/subscriptions.tsx"),

@@ -8,6 +8,8 @@ import { email, name, newPassword } from "~/lib/auth-forms";
 
 export const PAGE_SIZES = [5, 20, 50, 100] as const;
 export const BAN_DURATIONS = ["permanent", "1", "7", "30"] as const;
+/** The longest reason an admin may give for resetting someone's two-factor (users.server.ts keeps to it). */
+export const RESET_REASON_MAX = 500;
 const role = z.enum(["user", "admin"]);
 
 /** The users table as the URL says it (search, filters, order, page): shareable views. */
@@ -43,6 +45,15 @@ export const createUserSchema = z.object({ name, email, password: newPassword, r
 export const banSchema = z.object({
   reason: z.string().trim().max(1000).optional(),
   duration: z.enum(BAN_DURATIONS),
+});
+
+/** The reason is required: it is all the audit log will say about why the second factor went. */
+export const resetTwoFactorSchema = z.object({
+  reason: z
+    .string({ error: "auth:form.required" })
+    .trim()
+    .min(1, { error: "auth:form.required" })
+    .max(RESET_REASON_MAX, { error: "admin:twoFactor.reasonTooLong" }),
 });
 
 export const setPasswordSchema = z.object({ password: newPassword });

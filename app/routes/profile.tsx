@@ -303,6 +303,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       <AccountsSection accounts={loaderData.accounts} providers={loaderData.providers} />
       <TwoFactorSection {...loaderData.twoFactor} />
       <SessionsSection sessions={loaderData.sessions} />
+      <DataSection />
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />
     </div>
   );
@@ -546,6 +547,18 @@ function SessionsSection({ sessions }: { sessions: LoaderData["sessions"] }) {
           <p className="text-sm text-slate-500">{t("profile.sessions.onlyThis")}</p>
         )}
       </div>
+    </Section>
+  );
+}
+
+/** A plain link to a resource route: the browser downloads the file, with or without JavaScript. */
+function DataSection() {
+  const { t } = useTranslation("auth");
+  return (
+    <Section id="data" title={t("profile.data.title")} description={t("profile.data.description")}>
+      <a href={useLocalize()("/profile/data.json")} download className={buttonClass("secondary")}>
+        {t("profile.data.download")}
+      </a>
     </Section>
   );
 }

@@ -1,8 +1,8 @@
 /**
  * The admin console's users pages as a browser without JavaScript uses them: the table's
- * view in the URL (search, filters, order, page size), the row buttons, the create, ban,
- * password and delete dialogs (pages of their own), impersonation with its banner and the
- * way back, and the refusal of everyone else.
+ * view in the URL (search, filters, order, page size) and its second-factor marks, the row
+ * buttons, the create, ban, password, two-factor reset and delete dialogs (pages of their
+ * own), impersonation with its banner and the way back, and the refusal of everyone else.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
@@ -188,5 +188,118 @@ describe("impersonation", () => {
     const other = await browserOf("admin");
     await submit(admin, "/admin/users", { intent: "impersonate", userId: other.id });
     expect(admin.jar.get("app.session_token")).toBe(adminToken);
+  });
+});
+
+describe("second factors", () => {
+  /** A user with two-factor on: its secret, backup codes, a trusted browser, and `passkeys` passkeys. */
+  async function withTwoFactor(passkeys: number) {
+    const user = await browserOf("user");
+    await app.prisma.user.update({ where: { id: user.id }, data: { twoFactorEnabled: true } });
+    await app.prisma.twoFactor.create({ data: { userId: user.id, secret: "v1.sealed", verified: true } });
+    await app.prisma.backupCode.createMany({
+      data: ["a", "b"].map((code) => ({ userId: user.id, codeHash: `${code}-${user.id}` })),
+    });
+    await app.prisma.trustedDevice.create({
+      data: { userId: user.id, tokenHash: `trusted-${user.id}`, expiresAt: new Date(Date.now() + 86_400_000) },
+    });
+    for (let i = 0; i < passkeys; i++) {
+      await app.prisma.passkey.create({
+        data: {
+          userId: user.id,
+          publicKey: "key",
+          credentialID: `cred-${i}-${user.id}`,
+          counter: 0,
+          deviceType: "multiDevice",
+          backedUp: true,
+        },
+      });
+    }
+    return user;
+  }
+  const rowOf = (html: string, email: string) => html.match(new RegExp(`<tr data-user="${email}"[^]*?</tr>`))![0];
+
+  it("shows in the users table who has two-factor and how many passkeys, and offers the reset only then", async () => {
+    const admin = await browserOf("admin");
+    const secured = await withTwoFactor(2);
+    const plain = await browserOf("user");
+    const html = await admin.page("/admin/users?size=100&sort=createdAt&dir=desc");
+    const row = rowOf(html, secured.email);
+    expect(row).toContain('data-two-factor="true"');
+    expect(row).toContain('data-passkeys="2"');
+    expect(row).toContain('<span class="sr-only">Two-factor authentication on</span>');
+    expect(row).toContain("2 passkeys");
+    expect(row).toContain(`href="/admin/users/${secured.id}/two-factor?size=100&amp;sort=createdAt&amp;dir=desc"`);
+    const none = rowOf(html, plain.email);
+    expect(none).not.toContain("data-two-factor");
+    expect(none).toContain('<span class="sr-only">No second factor</span>');
+    expect(none).not.toContain("/two-factor");
+    expect(rowOf(await admin.page("/fr/admin/users?size=100"), secured.email)).toContain("2 clés d’accès");
+  });
+
+  it("resets a user's two-factor with a reason, audited; refuses without one, or without two-factor", async () => {
+    const admin = await browserOf("admin");
+    const user = await withTwoFactor(1);
+    const path = `/admin/users/${user.id}/two-factor?q=x`;
+    expect(await admin.page(path)).toContain('data-testid="confirm-dialog"');
+
+    const empty = await submit(admin, path, { intent: "reset-two-factor", reason: "  " });
+    expect(empty.status).toBe(400);
+    expect(await empty.text()).toContain("This field is required.");
+    const long = await submit(admin, `/fr${path}`, { intent: "reset-two-factor", reason: "x".repeat(501) });
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain("Le motif ne peut pas dépasser 500 caractères.");
+    expect(await app.prisma.twoFactor.count({ where: { userId: user.id } })).toBe(1);
+
+    const done = await submit(admin, path, {
+      intent: "reset-two-factor",
+      reason: "Lost phone, identity checked by call",
+    });
+    expect([done.status, done.headers.get("location")]).toEqual([302, "/admin/users?q=x"]);
+    expect(await app.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).toMatchObject({
+      twoFactorEnabled: false,
+    });
+    expect(await app.prisma.twoFactor.count({ where: { userId: user.id } })).toBe(0);
+    expect(await app.prisma.backupCode.count({ where: { userId: user.id } })).toBe(0);
+    expect(await app.prisma.trustedDevice.count({ where: { userId: user.id } })).toBe(0);
+    // Passkeys are a sign-in method of their own, not part of two-factor.
+    expect(await app.prisma.passkey.count({ where: { userId: user.id } })).toBe(1);
+    const audit = await app.prisma.auditLog.findFirstOrThrow({
+      where: { category: "admin", action: "reset-two-factor", targetId: user.id },
+    });
+    expect(audit).toMatchObject({ userId: admin.id, status: "success", targetType: "user" });
+    expect(JSON.parse(audit.details!)).toEqual({ admin: admin.email, reason: "Lost phone, identity checked by call" });
+
+    // Now without two-factor: refused in the page's language, nothing written.
+    const again = await submit(admin, path, { intent: "reset-two-factor", reason: "Again" });
+    expect(again.status).toBe(400);
+    expect(await again.text()).toContain("Two-factor authentication is not on.");
+    const japanese = await submit(admin, `/ja${path}`, { intent: "reset-two-factor", reason: "Again" });
+    expect(japanese.status).toBe(400);
+    expect(await japanese.text()).toContain("二要素認証は有効になっていません。");
+    expect(await app.prisma.auditLog.count({ where: { action: "reset-two-factor", targetId: user.id } })).toBe(1);
+  });
+
+  it("refuses everyone but admins: the console sends them to /403, the verb answers 403", async () => {
+    const user = await withTwoFactor(0);
+    const other = await browserOf("user");
+    const path = `/admin/users/${user.id}/two-factor`;
+    for (const response of [await open(other, path), await submit(other, path, { reason: "Because" })]) {
+      expect(response.status).toBe(302);
+      expect(response.headers.get("location")).toBe("/403");
+    }
+    expect((await open(other, "/403")).status).toBe(403);
+    expect(await app.prisma.twoFactor.count({ where: { userId: user.id } })).toBe(1);
+
+    const { resetTwoFactor } = await import("~/server/admin/users.server");
+    const caller = await app.prisma.session.findFirstOrThrow({ where: { userId: other.id }, include: { user: true } });
+    const { user: callerUser, ...session } = caller;
+    const refused = resetTwoFactor(
+      { session, user: callerUser },
+      { userId: user.id, reason: "Because" },
+      { ipAddress: null, userAgent: null, locale: "en" },
+    );
+    await expect(refused).rejects.toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS" });
+    expect((await app.prisma.user.findUniqueOrThrow({ where: { id: user.id } })).twoFactorEnabled).toBe(true);
   });
 });

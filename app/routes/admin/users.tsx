@@ -2,6 +2,7 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, Form, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
+import { Icon } from "~/components/Icon";
 import { buttonClass } from "~/components/ui/Button";
 import { localizePath } from "~/i18n/config";
 import { PAGE_SIZES, userActionSchema, viewOf, type UsersView } from "~/lib/admin-forms";
@@ -183,6 +184,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 {t("users.columns.status")}
               </th>
               <th scope="col" className="px-4 py-3">
+                {t("users.columns.security")}
+              </th>
+              <th scope="col" className="px-4 py-3">
                 {sortLink("createdAt")}
               </th>
               <th scope="col" className="px-4 py-3">
@@ -192,7 +196,13 @@ export default function Users({ loaderData }: Route.ComponentProps) {
           </thead>
           <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
             {users.map((user) => (
-              <tr key={user.id} data-user={user.email} data-banned={user.banned || undefined}>
+              <tr
+                key={user.id}
+                data-user={user.email}
+                data-banned={user.banned || undefined}
+                data-two-factor={user.twoFactorEnabled || undefined}
+                data-passkeys={user.passkeys}
+              >
                 <td className="px-4 py-3 font-medium">{user.name}</td>
                 <td className="px-4 py-3">{user.email}</td>
                 <td className="px-4 py-3">{t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}</td>
@@ -206,6 +216,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                   ) : (
                     t("users.status.active")
                   )}
+                </td>
+                <td className="px-4 py-3">
+                  <SecondFactors twoFactor={user.twoFactorEnabled} passkeys={user.passkeys} />
                 </td>
                 <td className="px-4 py-3 whitespace-nowrap">{billingDate(locale, new Date(user.createdAt))}</td>
                 <td className="px-4 py-3 text-right">
@@ -238,12 +251,39 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   );
 }
 
+/** Two-factor and passkeys at a glance: short marks, with the full words for screen readers. */
+function SecondFactors({ twoFactor, passkeys }: { twoFactor: boolean; passkeys: number }) {
+  const { t } = useTranslation("admin");
+  const badge =
+    "inline-flex items-center gap-1 rounded-full px-2 py-0.5 text-xs font-medium whitespace-nowrap bg-slate-100 text-slate-700 dark:bg-slate-800 dark:text-slate-200";
+  if (!twoFactor && !passkeys) {
+    return (
+      <span className="text-slate-400">
+        <span aria-hidden="true">—</span>
+        <span className="sr-only">{t("users.security.none")}</span>
+      </span>
+    );
+  }
+  return (
+    <span className="flex flex-wrap gap-1">
+      {twoFactor ? (
+        <span className={badge} title={t("users.security.twoFactor")}>
+          <Icon name="shield" className="size-3.5" />
+          <span aria-hidden="true">2FA</span>
+          <span className="sr-only">{t("users.security.twoFactor")}</span>
+        </span>
+      ) : null}
+      {passkeys ? <span className={badge}>{t("users.security.passkeys", { count: passkeys })}</span> : null}
+    </span>
+  );
+}
+
 function RowActions({
   user,
   self,
   search,
 }: {
-  user: { id: string; name: string; role: string; banned: boolean };
+  user: { id: string; name: string; role: string; banned: boolean; twoFactorEnabled: boolean };
   self: boolean;
   search: string;
 }) {
@@ -282,6 +322,7 @@ function RowActions({
         {self || user.role === "admin" ? null : post("impersonate", t("users.actions.impersonate"))}
         {post("revoke-sessions", t("users.actions.revokeSessions"))}
         {dialog("password", t("users.actions.setPassword"))}
+        {user.twoFactorEnabled ? dialog("two-factor", t("users.actions.resetTwoFactor")) : null}
         {self ? null : dialog("delete", t("users.actions.delete"))}
       </div>
     </details>

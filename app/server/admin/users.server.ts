@@ -7,12 +7,14 @@
  * on every instance, cookie cache or not.
  */
 import { z } from "zod";
+import { RESET_REASON_MAX } from "~/lib/admin-forms";
 import { audit } from "~/server/audit.server";
 import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/password.server";
 import { writePassword } from "~/server/auth/accounts.server";
 import { isAdmin } from "~/server/auth/guards.server";
 import { announceRevocation } from "~/server/auth/revocation.server";
+import { removeTwoFactor } from "~/server/auth/two-factor.server";
 import {
   authUserSelect,
   cookieName,
@@ -120,6 +122,11 @@ export const setUserPasswordInput = z.object({
         .min(PASSWORD_MIN, { message: "PASSWORD_TOO_SHORT" })
         .max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" }),
     ),
+});
+
+export const resetTwoFactorInput = z.object({
+  userId: z.string().min(1),
+  reason: z.string().trim().min(1).max(RESET_REASON_MAX),
 });
 
 export const updateUserInput = z.object({ userId: z.string().min(1), data: z.record(z.string(), z.unknown()) });
@@ -237,6 +244,29 @@ export async function unbanUser(admin: AuthSession, userId: string, meta: Reques
   });
   await auditAdmin(admin, "unban-user", user.id, meta);
   return { user };
+}
+
+// ---- second factors ----
+
+/**
+ * Switches a user's two-factor off, for someone who lost both their authenticator and their
+ * backup codes: they sign in with their first factor alone until they set it up again. Only
+ * the reason in the audit row tells why, so one is required. The same permission as updating
+ * a user.
+ */
+export async function resetTwoFactor(
+  admin: AuthSession,
+  input: z.infer<typeof resetTwoFactorInput>,
+  meta: RequestMeta,
+) {
+  requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
+  const parsed = resetTwoFactorInput.safeParse(input);
+  if (!parsed.success) fail("VALIDATION_ERROR");
+  const user = await targetUser(parsed.data.userId);
+  if (!user.twoFactorEnabled) fail("TWO_FACTOR_NOT_ENABLED");
+  await removeTwoFactor(user.id);
+  await auditAdmin(admin, "reset-two-factor", user.id, meta, { reason: parsed.data.reason });
+  return { success: true };
 }
 
 // ---- sessions ----

@@ -1,0 +1,85 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { Form, useActionData, useLocation } from "react-router";
+import type { Route } from "./+types/reset-two-factor";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { TextareaField } from "~/components/ui/Field";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { resetTwoFactorSchema } from "~/lib/admin-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { resetTwoFactor } from "~/server/admin/users.server";
+import { requestMeta } from "~/server/auth/session.server";
+import { failed, invalid } from "~/server/forms.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["admin", "auth"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+export async function loader({ request, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(request, params.userId);
+  return { title: adminT(context)("twoFactor.title", { name: user.name }), email: user.email };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+/** Switches the user's two-factor off, with the admin's reason in the audit log. */
+export async function action({ request, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(request, params.userId);
+  const submission = parseWithZod(await request.formData(), { schema: resetTwoFactorSchema });
+  if (submission.status !== "success") return invalid(submission);
+  try {
+    await resetTwoFactor(
+      adminOf(context),
+      { userId: user.id, reason: submission.value.reason },
+      requestMeta(request, context),
+    );
+  } catch (error) {
+    return failed(submission, error);
+  }
+  const url = new URL(request.url);
+  return redirectWithToast(url.pathname.replace(/\/[^/]+\/two-factor$/, "") + url.search, {
+    type: "success",
+    title: adminT(context)("twoFactor.done", { name: user.name }),
+  });
+}
+
+export default function ResetTwoFactor({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("admin");
+  const back = useLocalize()(`/admin/users${useLocation().search}`);
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("reset-two-factor");
+  const [form, fields] = useForm({
+    lastResult: actionData?.result,
+    constraint: getZodConstraint(resetTwoFactorSchema),
+    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetTwoFactorSchema }),
+    shouldValidate: "onBlur",
+  });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="reset-two-factor" />
+        <p className="text-sm text-slate-600 dark:text-slate-400">{t("twoFactor.body", { email: loaderData.email })}</p>
+        <FormErrors id={form.errorId} errors={form.errors} />
+        {/* Its limits (required, 500 characters) come from the schema through conform. */}
+        <TextareaField
+          field={fields.reason}
+          label={t("twoFactor.reason")}
+          textareaProps={{ rows: 3, autoFocus: true }}
+        />
+        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
+          <SubmitButton variant="danger" pending={pending}>
+            {t("twoFactor.submit")}
+          </SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}
