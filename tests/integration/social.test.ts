@@ -9,6 +9,7 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SOCIAL_PROVIDER_IDS } from "~/server/env.server";
 import { startOidcStandIn, STAND_IN_TENANT_ID, type OidcStandIn, type StandInUser } from "../support/oidc-stand-in";
+import { totp } from "../support/totp";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies } from "./helpers/auth-client";
 import { BROWSER_UA } from "./helpers/http";
@@ -580,6 +581,30 @@ async function signedUpWithGoogle(overrides: Partial<StandInUser> = {}) {
   const { id } = (await sessionUser(b))!;
   return { b, user, id };
 }
+
+describe("two-factor", () => {
+  it("ends a provider sign-in of a user with two-factor on the second step, with no session until it is taken", async () => {
+    const { user, id } = await signedUpWithGoogle();
+    const { encryptSecret } = await import("~/server/crypto.server");
+    const secret = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+    await app.prisma.twoFactor.create({ data: { userId: id, secret: encryptSecret(SECRET, secret), verified: true } });
+    await app.prisma.user.update({ where: { id }, data: { twoFactorEnabled: true } });
+
+    standIn.setUser(user);
+    const b = browser();
+    const landed = await socialSignIn(b, { provider: "google" });
+    expect(landed.pathname).toBe("/signin/two-factor");
+    expect(landed.searchParams.get("redirect")).toBe("/profile");
+    expect(b.jar.has("app.two_factor")).toBe(true);
+    expect(b.jar.has("app.session_token")).toBe(false);
+    expect(await sessionUser(b)).toBeUndefined();
+    expect((await b.request(landed.href)).status).toBe(200); // the page that asks for the code
+
+    const verified = await b.api("/two-factor/verify-totp", { code: totp(secret) });
+    expect(verified.status).toBe(200);
+    expect((await sessionUser(b))?.id).toBe(id);
+  });
+});
 
 describe("linking from a signed-in session", () => {
   it("links another provider through the redirect flow, then refuses one already linked elsewhere", async () => {
