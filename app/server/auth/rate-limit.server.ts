@@ -3,7 +3,8 @@
  * counts (a fixed window per client and bucket; a client is an IPv4 address or an IPv6 /64,
  * a bucket is a path or a rule's shared name). The rules are better-auth's: 100 requests
  * per 10 s by default, 3 per 10 s for sign-in, sign-up, change-password and change-email,
- * 3 per 60 s for password-reset and verification-email requests. RATE_LIMIT=off disables
+ * 3 per 60 s for password-reset and verification-email requests. Verifying a passkey is
+ * presenting a credential, so those two calls count like sign-in. RATE_LIMIT=off disables
  * them (the default outside production).
  */
 import { isIP } from "node:net";
@@ -38,6 +39,8 @@ const RULES: [prefix: string, rule: RateLimitRule][] = [
   ["/request-password-reset", PASSWORD_RESET_REQUEST],
   ["/forget-password", PASSWORD_RESET_REQUEST],
   ["/send-verification-email", { window: 60, max: 3 }],
+  ["/passkey/verify-authentication", { window: 10, max: 3 }],
+  ["/passkey/verify-registration", { window: 10, max: 3 }],
 ];
 
 export function ruleFor(path: string): RateLimitRule {

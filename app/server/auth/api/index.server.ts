@@ -2,8 +2,8 @@
  * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
  * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
  * management, deletion; social: provider sign-in, callback, linked accounts; organization:
- * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin: the admin plugin's user management), so
- * that adding one never means editing another's file.
+ * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin: the admin plugin's user management;
+ * passkey: WebAuthn registration, sign-in and the user's passkeys), so that adding one never means editing another's file.
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -19,6 +19,7 @@ import { endpoints as billingEndpoints } from "./billing.server";
 import { endpoints as coreEndpoints } from "./core.server";
 import { endpoints as invitationEndpoints } from "./invitation.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
+import { endpoints as passkeyEndpoints } from "./passkey.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import { endpoints as teamEndpoints } from "./team.server";
 import type { Endpoint, EndpointContext } from "./endpoint.server";
@@ -49,6 +50,7 @@ const registry: Compiled[] = [
   ...teamEndpoints,
   ...billingEndpoints,
   ...adminEndpoints,
+  ...passkeyEndpoints,
 ].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
