@@ -24,6 +24,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   ]),
   layout("routes/layouts/menu.tsx", [
     route("profile", "routes/profile.tsx"),
+    // The passkey section's rename and delete forms post here (no page of its own).
+    route("profile/passkeys", "routes/profile/passkeys.tsx"),
     route("billing", "routes/billing/billing.tsx"),
     // Where the provider's checkout returns; it waits for the webhook.
     route("billing/success", "routes/billing/success.tsx"),

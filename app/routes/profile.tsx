@@ -6,6 +6,7 @@ import type { z } from "zod";
 import type { Route } from "./+types/profile";
 import { withTranslations } from "~/lib/translations";
 import { Icon, type IconName } from "~/components/Icon";
+import { PasskeysSection } from "~/components/PasskeysSection";
 import { SocialButtons } from "~/components/SocialButtons";
 import { SubmitButton, buttonClass } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
@@ -45,6 +46,7 @@ import {
 } from "~/server/auth/account-management.server";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { listPasskeys } from "~/server/auth/passkeys.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
 import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
@@ -66,10 +68,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = auth;
   const linkOutcome = socialLinkToast(request, context);
   if (linkOutcome) return linkOutcome;
-  const [sessions, withPassword, accounts] = await Promise.all([
+  const [sessions, withPassword, accounts, passkeys] = await Promise.all([
     listUserSessions(auth),
     hasPassword(user.id),
     listAccounts(user.id),
+    listPasskeys(user.id),
   ]);
   return {
     meta: pageMeta(context, "profile"),
@@ -95,6 +98,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         account.providerId in SOCIAL_PROVIDERS ? SOCIAL_PROVIDERS[account.providerId as SocialProviderId].name : null,
     })),
     providers: enabledProviders(),
+    passkeys: passkeys.map(({ id, name, createdAt, deviceType }) => ({
+      id,
+      name,
+      createdAt: createdAt.toISOString(),
+      deviceType,
+    })),
   };
 }
 
@@ -296,6 +305,7 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       ) : (
         <SetPasswordSection key={`set-password-${key}`} />
       )}
+      <PasskeysSection passkeys={loaderData.passkeys} />
       <AccountsSection accounts={loaderData.accounts} providers={loaderData.providers} />
       <SessionsSection sessions={loaderData.sessions} />
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />

@@ -61,9 +61,9 @@ const anonymous = () => makeTestClient(app.base);
 type Reply<T = unknown> = { data: T | null; error: { status: number; code?: string; message?: string } | null };
 
 function call<T = unknown>(who: TestClient, path: string, body?: Record<string, unknown>): Promise<Reply<T>> {
-  return who.client.$fetch(`/passkey/${path}`, body ? { method: "POST", body } : { method: "GET" }) as Promise<
-    Reply<T>
-  >;
+  const url = `/passkey/${path}`;
+  const reply = body ? who.client.$fetch(url, { method: "POST", body }) : who.client.$fetch(url, { method: "GET" });
+  return reply as Promise<Reply<T>>;
 }
 
 /** Creation options the server never made (the authenticator reads the RP id, user handle and challenge). */
