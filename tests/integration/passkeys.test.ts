@@ -20,6 +20,7 @@ import {
 } from "../support/webauthn-authenticator";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
+import { signedInBrowser } from "./helpers/browser";
 
 const SECRET = "passkeys-test-secret-0123456789abcdefghijkl";
 const PASSWORD = "correct-horse-battery";
@@ -468,6 +469,94 @@ describe("managing passkeys", () => {
     const [row] = await auditRows(alice.id, "delete-passkey");
     expect(row).toMatchObject({ category: "security", targetId: passkeyId });
     expect((await signIn(anonymous(), authenticator)).error).toMatchObject({ status: 401, code: "PASSKEY_NOT_FOUND" });
+  });
+});
+
+describe("the profile's passkey forms (no JavaScript)", () => {
+  /** A stored passkey row of `userId` (the forms never look at the key). */
+  const storedPasskey = (userId: string, name: string) =>
+    app.prisma.passkey.create({
+      data: {
+        userId,
+        name,
+        publicKey: "AQID",
+        credentialID: `cred-${++counter}-${Date.now()}`,
+        counter: 0,
+        deviceType: "multiDevice",
+        backedUp: true,
+        transports: "internal,hybrid",
+      },
+    });
+
+  it("lists the passkeys on the profile; adding one is left to the hydrated page", async () => {
+    const browser = await signedInBrowser(app);
+    await storedPasskey(browser.id, "Old phone");
+    const html = await browser.page("/fr/profile");
+    expect(html).toContain('id="passkeys"');
+    expect(html).toContain("Old phone");
+    expect(html).toContain("Synchronisée entre appareils");
+    expect(html).not.toContain('data-testid="add-passkey"');
+    expect(html).toContain('action="/fr/profile/passkeys"');
+  });
+
+  it("renames and deletes by plain posts, back to /profile#passkeys with a toast in the page's language", async () => {
+    const browser = await signedInBrowser(app);
+    const passkey = await storedPasskey(browser.id, "Old phone");
+
+    const renamed = await browser.post("/fr/profile/passkeys", {
+      intent: "rename",
+      id: passkey.id,
+      name: " New phone ",
+    });
+    expect(renamed.status).toBe(302);
+    expect(renamed.headers.get("location")).toBe("/fr/profile#passkeys");
+    let html = await browser.page("/fr/profile");
+    expect(html).toContain("Clé d’accès renommée");
+    expect(html).toContain("New phone");
+
+    const blank = await browser.post("/fr/profile/passkeys", { intent: "rename", id: passkey.id, name: "   " });
+    expect(blank.headers.get("location")).toBe("/fr/profile#passkeys");
+    expect(await browser.page("/fr/profile")).toContain("Saisissez un nom pour la clé d’accès.");
+
+    const deleted = await browser.post("/fr/profile/passkeys", { intent: "delete", id: passkey.id });
+    expect(deleted.headers.get("location")).toBe("/fr/profile#passkeys");
+    html = await browser.page("/fr/profile");
+    expect(html).toContain("Clé d’accès supprimée");
+    expect(html).not.toContain("New phone");
+    expect(await auditRows(browser.id, "delete-passkey")).toHaveLength(1);
+  });
+
+  it("refuses another user's passkey with a toast and leaves it alone", async () => {
+    const owner = await signedInBrowser(app);
+    const passkey = await storedPasskey(owner.id, "Owner's key");
+    const other = await signedInBrowser(app);
+    for (const body of [
+      { intent: "rename", id: passkey.id, name: "Mine" },
+      { intent: "delete", id: passkey.id },
+    ]) {
+      const res = await other.post("/ja/profile/passkeys", body);
+      expect(res.headers.get("location")).toBe("/ja/profile#passkeys");
+      expect(await other.page("/ja/profile")).toContain("このパスキーを変更する権限がありません。");
+    }
+    expect(await app.prisma.passkey.findUniqueOrThrow({ where: { id: passkey.id } })).toMatchObject({
+      name: "Owner's key",
+    });
+  });
+
+  it("sends a GET to the profile, an unknown intent away with 400, and a signed-out post to sign in", async () => {
+    const browser = await signedInBrowser(app);
+    const page = await browser.get("/ja/profile/passkeys");
+    expect(page.status).toBe(302);
+    expect(page.headers.get("location")).toBe("/ja/profile#passkeys");
+    expect((await browser.post("/profile/passkeys", { intent: "steal" })).status).toBe(400);
+    const signedOut = await fetch(`${app.base}/profile/passkeys`, {
+      method: "POST",
+      redirect: "manual",
+      body: new URLSearchParams({ intent: "delete", id: "x" }),
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
+    });
+    expect(signedOut.status).toBe(302);
+    expect(signedOut.headers.get("location")).toMatch(/^\/signin\?redirect=/);
   });
 });
 
