@@ -530,10 +530,11 @@ describe("the profile's passkey forms (no JavaScript)", () => {
     const owner = await signedInBrowser(app);
     const passkey = await storedPasskey(owner.id, "Owner's key");
     const other = await signedInBrowser(app);
-    for (const body of [
+    const bodies: Record<string, string>[] = [
       { intent: "rename", id: passkey.id, name: "Mine" },
       { intent: "delete", id: passkey.id },
-    ]) {
+    ];
+    for (const body of bodies) {
       const res = await other.post("/ja/profile/passkeys", body);
       expect(res.headers.get("location")).toBe("/ja/profile#passkeys");
       expect(await other.page("/ja/profile")).toContain("このパスキーを変更する権限がありません。");

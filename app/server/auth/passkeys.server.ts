@@ -39,10 +39,10 @@ import {
 } from "./session.server";
 import { consumeToken, storeToken } from "./tokens.server";
 
-export const PASSKEY_CHALLENGE_EXPIRES_IN = 5 * 60; // seconds, cookie and record alike
+const PASSKEY_CHALLENGE_EXPIRES_IN = 5 * 60; // seconds, cookie and record alike
 const CHALLENGE_PREFIX = "passkey-challenge:";
 // The contract's `better-auth.better-auth-passkey`, under our cookie prefix.
-export const passkeyChallengeCookieName = () => cookieName("better-auth-passkey");
+const passkeyChallengeCookieName = () => cookieName("better-auth-passkey");
 // The counter column is a 32-bit integer on both databases; a larger signCount cannot be stored.
 const MAX_COUNTER = 2 ** 31 - 1;
 
@@ -59,7 +59,7 @@ const credentialFields = {
   authenticatorAttachment: z.string().optional(),
 };
 
-export const registrationResponseSchema = z.looseObject({
+const registrationResponseSchema = z.looseObject({
   ...credentialFields,
   response: z.looseObject({
     clientDataJSON: z.string(),
@@ -68,7 +68,7 @@ export const registrationResponseSchema = z.looseObject({
   }),
 });
 
-export const authenticationResponseSchema = z.looseObject({
+const authenticationResponseSchema = z.looseObject({
   ...credentialFields,
   response: z.looseObject({
     clientDataJSON: z.string(),
