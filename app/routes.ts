@@ -29,6 +29,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
     route("profile/two-factor", "routes/profile/two-factor.tsx"),
     // "Download my data": a resource route, a plain link on the profile page.
     route("profile/data.json", "routes/profile/data-json.ts"),
+    // The passkey section's rename and delete forms post here (no page of its own).
+    route("profile/passkeys", "routes/profile/passkeys.tsx"),
     route("billing", "routes/billing/billing.tsx"),
     // Where the provider's checkout returns; it waits for the webhook.
     route("billing/success", "routes/billing/success.tsx"),

@@ -7,6 +7,7 @@ import type { Route } from "./+types/profile";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
 import { Icon, type IconName } from "~/components/Icon";
+import { PasskeysSection } from "~/components/PasskeysSection";
 import { SocialButtons } from "~/components/SocialButtons";
 import { SubmitButton, buttonClass } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
@@ -46,6 +47,7 @@ import {
 } from "~/server/auth/account-management.server";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { listPasskeys } from "~/server/auth/passkeys.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
 import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
@@ -68,11 +70,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const { user } = auth;
   const linkOutcome = socialLinkToast(request, context);
   if (linkOutcome) return linkOutcome;
-  const [sessions, withPassword, accounts, twoFactor] = await Promise.all([
+  const [sessions, withPassword, accounts, twoFactor, passkeys] = await Promise.all([
     listUserSessions(auth),
     hasPassword(user.id),
     listAccounts(user.id),
     twoFactorState(user.id),
+    listPasskeys(user.id),
   ]);
   return {
     meta: pageMeta(context, "profile"),
@@ -99,6 +102,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
         account.providerId in SOCIAL_PROVIDERS ? SOCIAL_PROVIDERS[account.providerId as SocialProviderId].name : null,
     })),
     providers: enabledProviders(),
+    passkeys: passkeys.map(({ id, name, createdAt, deviceType }) => ({
+      id,
+      name,
+      createdAt: createdAt.toISOString(),
+      deviceType,
+    })),
   };
 }
 
@@ -300,8 +309,9 @@ export default function Profile({ loaderData }: Route.ComponentProps) {
       ) : (
         <SetPasswordSection key={`set-password-${key}`} />
       )}
-      <AccountsSection accounts={loaderData.accounts} providers={loaderData.providers} />
       <TwoFactorSection {...loaderData.twoFactor} />
+      <PasskeysSection passkeys={loaderData.passkeys} />
+      <AccountsSection accounts={loaderData.accounts} providers={loaderData.providers} />
       <SessionsSection sessions={loaderData.sessions} />
       <DataSection />
       <DangerSection key={`danger-${key}`} hasPassword={loaderData.hasPassword} />

@@ -5,6 +5,7 @@ import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
+import { PasskeySignIn } from "~/components/PasskeySignIn";
 import { SocialErrorNotice, SocialSignIn } from "~/components/SocialButtons";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
 import { SubmitButton } from "~/components/ui/Button";
@@ -181,7 +182,8 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
             field={fields.email}
             type="email"
             label={t("form.email")}
-            inputProps={{ autoComplete: "email", autoFocus: !unverifiedEmail }}
+            // "webauthn": the browser may offer passkeys here too (PasskeySignIn).
+            inputProps={{ autoComplete: "username webauthn", autoFocus: !unverifiedEmail }}
           />
           <Field
             field={fields.password}
@@ -199,6 +201,7 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
             {t("signIn.submit")}
           </SubmitButton>
         </Form>
+        <PasskeySignIn />
         <SocialSignIn providers={loaderData.providers} />
       </div>
     </AuthCard>

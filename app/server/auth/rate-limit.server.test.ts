@@ -45,4 +45,11 @@ describe("rateLimitKey", () => {
     expect(ruleFor("/get-session")).toBe(DEFAULT_RULE);
     expect(ruleFor("/sign-in/email")).toMatchObject({ window: 10, max: 3 });
   });
+
+  it("counts passkey verifications like sign-in, and leaves the options and list calls alone", () => {
+    expect(ruleFor("/passkey/verify-authentication")).toMatchObject({ window: 10, max: 3 });
+    expect(ruleFor("/passkey/verify-registration")).toMatchObject({ window: 10, max: 3 });
+    expect(ruleFor("/passkey/generate-authenticate-options")).toBe(DEFAULT_RULE);
+    expect(ruleFor("/passkey/list-user-passkeys")).toBe(DEFAULT_RULE);
+  });
 });

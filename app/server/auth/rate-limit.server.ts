@@ -3,8 +3,9 @@
  * counts (a fixed window per client and bucket; a client is an IPv4 address or an IPv6 /64,
  * a bucket is a path or a rule's shared name). The rules are better-auth's: 100 requests
  * per 10 s by default, 3 per 10 s for sign-in, sign-up, change-password and change-email,
- * 3 per 60 s for password-reset and verification-email requests, 3 per 10 s for two-factor. RATE_LIMIT=off disables
- * them (the default outside production).
+ * 3 per 60 s for password-reset and verification-email requests, 3 per 10 s for two-factor.
+ * Verifying a passkey is presenting a credential, so those two calls count like sign-in.
+ * RATE_LIMIT=off disables them (the default outside production).
  */
 import { isIP } from "node:net";
 import { Prisma, prisma } from "~/server/db.server";
@@ -40,6 +41,8 @@ const RULES: [prefix: string, rule: RateLimitRule][] = [
   ["/send-verification-email", { window: 60, max: 3 }],
   // Codes are guessable in a way passwords are not: every two-factor call is a credential call.
   ["/two-factor", { window: 10, max: 3 }],
+  ["/passkey/verify-authentication", { window: 10, max: 3 }],
+  ["/passkey/verify-registration", { window: 10, max: 3 }],
 ];
 
 export function ruleFor(path: string): RateLimitRule {

@@ -3,8 +3,9 @@
  * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
  * management, deletion; social: provider sign-in, callback, linked accounts; organization:
  * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin:
- * the admin plugin's user management; two-factor: the second step), so that adding one never
- * means editing another's file.
+ * the admin plugin's user management; two-factor: the second step; passkey: WebAuthn
+ * registration, sign-in and the user's passkeys), so that adding one never means editing
+ * another's file.
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -20,6 +21,7 @@ import { endpoints as billingEndpoints } from "./billing.server";
 import { endpoints as coreEndpoints } from "./core.server";
 import { endpoints as invitationEndpoints } from "./invitation.server";
 import { endpoints as organizationEndpoints } from "./organization.server";
+import { endpoints as passkeyEndpoints } from "./passkey.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import { endpoints as teamEndpoints } from "./team.server";
 import { endpoints as twoFactorEndpoints } from "./two-factor.server";
@@ -52,6 +54,7 @@ const registry: Compiled[] = [
   ...billingEndpoints,
   ...adminEndpoints,
   ...twoFactorEndpoints,
+  ...passkeyEndpoints,
 ].map(compile);
 
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {

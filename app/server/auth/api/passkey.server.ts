@@ -1,0 +1,105 @@
+/**
+ * Passkey endpoints of /api/auth (better-auth's passkey plugin, api-contract.md section 7):
+ * registration and authentication ceremonies, and the user's list, rename and delete. The
+ * verbs are in passkeys.server.ts; registering needs a fresh session, listing and changing
+ * any session, signing in nothing but the challenge cookie.
+ */
+import { z } from "zod";
+import { isAppError } from "~/server/errors.server";
+import {
+  AUTHENTICATOR_ATTACHMENTS,
+  authenticationOptions,
+  deletePasskey,
+  deletePasskeyInput,
+  listPasskeys,
+  registrationOptions,
+  updatePasskey,
+  updatePasskeyInput,
+  verifyAuthentication,
+  verifyAuthenticationInput,
+  verifyRegistration,
+  verifyRegistrationInput,
+} from "../passkeys.server";
+import { endpoint, param, type Endpoint } from "./endpoint.server";
+
+export const endpoints: Endpoint[] = [
+  endpoint({
+    method: "GET",
+    path: "/passkey/generate-register-options",
+    query: z.object({
+      name: param(z.string()).optional(),
+      authenticatorAttachment: param(z.enum(AUTHENTICATOR_ATTACHMENTS)).optional(),
+    }),
+    async handler({ query, cookies, requireSession }) {
+      const { options, cookie } = await registrationOptions(await requireSession({ fresh: true }), query);
+      cookies.push(cookie);
+      return options;
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/passkey/verify-registration",
+    // createSession is accepted for the contract's clients; the caller is signed in already.
+    body: verifyRegistrationInput.extend({ createSession: z.boolean().optional() }),
+    async handler({ request, body, meta, requireSession }) {
+      return verifyRegistration(await requireSession({ fresh: true }), request, body, meta);
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/passkey/generate-authenticate-options",
+    async handler({ cookies, session }) {
+      const { options, cookie } = await authenticationOptions(await session());
+      cookies.push(cookie);
+      return options;
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/passkey/verify-authentication",
+    body: verifyAuthenticationInput,
+    async handler({ request, body, meta, cookies }) {
+      const { session, user, setCookies } = await verifyAuthentication(request, body, meta);
+      cookies.push(...setCookies);
+      return { session, user };
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/passkey/list-user-passkeys",
+    async handler({ requireSession }) {
+      return listPasskeys((await requireSession()).user.id);
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/passkey/update-passkey",
+    body: updatePasskeyInput,
+    async handler({ body, meta, requireSession }) {
+      return { passkey: await updatePasskey(await requireSession(), body, meta) };
+    },
+  }),
+
+  endpoint({
+    method: "POST",
+    path: "/passkey/delete-passkey",
+    body: deletePasskeyInput,
+    async handler({ body, meta, requireSession }) {
+      try {
+        await deletePasskey(await requireSession(), body, meta);
+      } catch (error) {
+        // The contract answers another user's passkey with a bare 401 here (rename names the code).
+        if (isAppError(error) && error.code === "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY") {
+          return new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
+        }
+        throw error;
+      }
+      return { status: true };
+    },
+  }),
+];
