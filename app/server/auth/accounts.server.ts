@@ -261,14 +261,7 @@ export async function signInEmail(
     await sendVerificationMail(user, meta, input.callbackURL);
     return signInFailure("EMAIL_NOT_VERIFIED", email, user.id, meta, "EMAIL_NOT_VERIFIED");
   }
-  if (user.banned) {
-    if (user.banExpires && user.banExpires.getTime() <= Date.now()) {
-      // The ban is over: lift it on the way in.
-      await prisma.user.update({ where: { id: user.id }, data: { banned: false, banReason: null, banExpires: null } });
-    } else {
-      return signInFailure("BANNED_USER", email, user.id, meta, "BANNED_USER");
-    }
-  }
+  if (!(await admitBan(user))) return signInFailure("BANNED_USER", email, user.id, meta, "BANNED_USER");
   const rememberMe = input.rememberMe ?? true;
   const created = await signInSession(user.id, meta, { method: "email", rememberMe });
   return { session: created.session, user: created.user, token: created.token, setCookies: created.setCookies };
@@ -412,6 +405,17 @@ export async function moveToUnverifiedEmail(userId: string, newEmail: string): P
     if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
     throw error;
   }
+}
+
+/**
+ * Whether a user may sign in as far as bans go: not banned, or banned until a time now past
+ * (the ban is then lifted on the way in). Every way of signing in asks this first.
+ */
+export async function admitBan(user: Pick<AuthUser, "id" | "banned" | "banExpires">): Promise<boolean> {
+  if (!user.banned) return true;
+  if (!user.banExpires || user.banExpires.getTime() > Date.now()) return false;
+  await prisma.user.update({ where: { id: user.id }, data: { banned: false, banReason: null, banExpires: null } });
+  return true;
 }
 
 /**

@@ -28,7 +28,7 @@ import { isUniqueViolation, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, type ErrorCode } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
-import { signInSession } from "./accounts.server";
+import { admitBan, signInSession } from "./accounts.server";
 import {
   cookieName,
   randomToken,
@@ -381,17 +381,8 @@ export async function verifyAuthentication(
   });
   if (count !== 1) return refuse("COUNTER_RACE", 400);
 
-  const { banned, banExpires } = passkey.user;
-  if (banned) {
-    if (banExpires && banExpires.getTime() <= Date.now()) {
-      // The ban is over: lift it on the way in.
-      await prisma.user.update({
-        where: { id: passkey.userId },
-        data: { banned: false, banReason: null, banExpires: null },
-      });
-    } else {
-      return signInFailure("BANNED_USER", passkey.userId, credentialID, meta, "BANNED_USER");
-    }
+  if (!(await admitBan({ id: passkey.userId, ...passkey.user }))) {
+    return signInFailure("BANNED_USER", passkey.userId, credentialID, meta, "BANNED_USER");
   }
   return signInSession(passkey.userId, meta, { method: "passkey" });
 }

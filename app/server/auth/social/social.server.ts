@@ -23,7 +23,7 @@ import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv, SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
-import { signInSession } from "../accounts.server";
+import { admitBan, signInSession } from "../accounts.server";
 import { SecondFactorRequired } from "../two-factor.server";
 import { normalizeEmail } from "../schemas.server";
 import {
@@ -330,23 +330,12 @@ async function linkToUser(
   });
 }
 
-function assertNotBanned(user: AuthUser): void {
-  if (user.banned && !(user.banExpires && user.banExpires.getTime() <= Date.now())) throw new SignInRefused("banned");
-}
-
 async function signInResolved(
   providerId: SocialProviderId,
   resolution: Resolution,
   meta: RequestMeta,
 ): Promise<Awaited<ReturnType<typeof signInSession>>> {
-  assertNotBanned(resolution.user);
-  if (resolution.user.banned) {
-    // The ban is over: lift it on the way in (as email sign-in does).
-    await prisma.user.update({
-      where: { id: resolution.user.id },
-      data: { banned: false, banReason: null, banExpires: null },
-    });
-  }
+  if (!(await admitBan(resolution.user))) throw new SignInRefused("banned");
   return signInSession(resolution.user.id, meta, { method: `social:${providerId}` });
 }
 
