@@ -217,6 +217,47 @@ describe("signing in with two-factor", () => {
     expect((await replay.client.twoFactor.verifyTotp({ code })).error?.code).toBe("INVALID_CODE");
   });
 
+  it("refuses the pending cookie alone on every call that needs a session, and changes nothing", async () => {
+    const { who: first, email, id } = await newUser("pendingonly");
+    await enableTotp(first);
+    const { who } = await pendingSignIn(email);
+    const calls: [method: "GET" | "POST", path: string, body?: Record<string, unknown>][] = [
+      ["GET", "/list-sessions"],
+      ["GET", "/list-accounts"],
+      ["GET", "/account-info?accountId=x"],
+      ["GET", "/passkey/generate-register-options"],
+      ["GET", "/passkey/list-user-passkeys"],
+      ["GET", "/organization/list"],
+      ["GET", "/subscription/list"],
+      ["POST", "/update-user", { name: "Mallory" }],
+      ["POST", "/change-password", { currentPassword: PASSWORD, newPassword: "mallory's password" }],
+      ["POST", "/change-email", { newEmail: "mallory@example.com" }],
+      ["POST", "/delete-user", { password: PASSWORD }],
+      ["POST", "/revoke-sessions", {}],
+      ["POST", "/revoke-other-sessions", {}],
+      ["POST", "/revoke-session", { token: "x" }],
+      ["POST", "/unlink-account", { providerId: "credential" }],
+      ["POST", "/get-access-token", { providerId: "google" }],
+      ["POST", "/two-factor/enable", { password: PASSWORD }],
+      ["POST", "/two-factor/disable", { password: PASSWORD }],
+      ["POST", "/two-factor/get-totp-uri", { password: PASSWORD }],
+      ["POST", "/two-factor/generate-backup-codes", { password: PASSWORD }],
+      ["POST", "/passkey/update-passkey", { id: "x", name: "mine" }],
+      ["POST", "/passkey/delete-passkey", { id: "x" }],
+      ["POST", "/organization/create", { name: "Mallory Inc", slug: `mallory-${counter}` }],
+    ];
+    for (const [method, path, body] of calls) {
+      const res = await fetch(`${base}/api/auth${path}`, {
+        method,
+        headers: { cookie: who.cookieHeader(), origin: base, ...(body && { "content-type": "application/json" }) },
+        body: body && JSON.stringify(body),
+      });
+      expect(`${method} ${path} ${res.status}`).toBe(`${method} ${path} 401`);
+    }
+    const user = await app.prisma.user.findUniqueOrThrow({ where: { id }, include: { members: true } });
+    expect(user).toMatchObject({ name: "pendingonly", email, twoFactorEnabled: true, members: [] });
+  });
+
   it("accepts each backup code once", async () => {
     const { who: first, email, id } = await newUser("backup");
     const { backupCodes } = await enableTotp(first);
