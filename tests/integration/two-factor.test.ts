@@ -398,7 +398,7 @@ describe("signing in with two-factor", () => {
     expect(await app.prisma.trustedDevice.count({ where: { userId: id } })).toBe(0);
   });
 
-  it("keeps two-factor on through a password change and an admin revoking the sessions", async () => {
+  it("keeps two-factor on through a password change, a password reset and an admin revoking the sessions", async () => {
     const { who, email, id } = await newUser("keep");
     await enableTotp(who);
     const changed = await who.client.changePassword({
@@ -406,7 +406,10 @@ describe("signing in with two-factor", () => {
       newPassword: "another fine password",
     });
     expect(changed.error).toBeNull();
-    await who.client.changePassword({ currentPassword: "another fine password", newPassword: PASSWORD });
+    expect((await client().client.requestPasswordReset({ email, redirectTo: "/reset-password" })).error).toBeNull();
+    const mail = await app.mailbox.waitFor(email, (m) => m.subject === "Reset your password");
+    const token = /\/reset-password\/([A-Za-z0-9]+)/.exec(mail.text!)![1]!;
+    expect((await client().client.resetPassword({ token, newPassword: PASSWORD })).error).toBeNull();
     const { deleteSessions } = await import("~/server/auth/session.server");
     await deleteSessions(id);
     expect((await app.prisma.user.findUniqueOrThrow({ where: { id } })).twoFactorEnabled).toBe(true);
