@@ -3,7 +3,7 @@
 // written as JSON (test-results/bench.json): page throughput, p99 and server CPU per page,
 // get-session with and without the cookie cache, sign-in latency, how much a burst of
 // sign-ins slows the home page, peak RSS, the JavaScript each public page ships, and the
-// admin users page's server time with 100,000 users.
+// admin users page's server time with 100,000 users, and a full organization's page.
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
 // Run `npm run build` first.
 import autocannon from "autocannon";
@@ -25,6 +25,11 @@ const PAGES = ["/", "/pricing"];
 const TARGETS = { pageRps: 1000, pageP99: 100, pageCpuMs: 2, getSession: 3000, signInP50: 120, stormRatio: 1.5 };
 const BUDGETS = { rssPeakMb: 200, homeJsKb: 110, soakGrowth: 0.1 };
 const SEEDED_USERS = 100_000;
+/**
+ * The organization page is timed full: the membership limit (spec: 100 by default,
+ * MEMBERSHIP_LIMIT in organizations.server.ts) caps how many members an organization has.
+ */
+const ORG_MEMBERS = 100;
 /** Views of the admin users table: the default, a search, a filter, and each sort. */
 const USERS_VIEWS = [
   "",
@@ -236,23 +241,46 @@ try {
           created,
         );
       }
+      // An organization of ORG_MEMBERS: the bench's admin owns it, seeded users fill it.
+      const owner = db.prepare('SELECT "id" FROM "user" WHERE "email" = ?').get(ADMIN.email);
+      db.prepare('INSERT INTO "organization" ("id", "name", "slug", "createdAt") VALUES (?, ?, ?, ?)').run(
+        "cbenchorganization",
+        "Bench Org",
+        "bench-org",
+        stamp(Date.UTC(2026, 0, 1)),
+      );
+      const member = db.prepare(
+        'INSERT INTO "member" ("id", "organizationId", "userId", "role", "createdAt") VALUES (?, ?, ?, ?, ?)',
+      );
+      member.run("cbenchmember-owner", "cbenchorganization", owner.id, "owner", stamp(Date.UTC(2026, 0, 1)));
+      for (let i = 1; i < ORG_MEMBERS; i++) {
+        const role = i % 50 === 0 ? "admin" : "member";
+        member.run(
+          `cbenchmember${i}`,
+          "cbenchorganization",
+          `cbench${String(i).padStart(19, "0")}`,
+          role,
+          stamp(Date.UTC(2026, 0, 2) + i),
+        );
+      }
     })();
     db.close();
-    const usersPage = {};
-    for (const view of USERS_VIEWS) {
+    /** p50 and p95 of 20 sequential requests for `path` as the signed-in admin (after one to warm up). */
+    const timePage = async (path) => {
       const times = [];
       for (let i = 0; i < 21; i++) {
         const started = performance.now();
-        const res = await fetch(`${base}/admin/users${view}`, {
-          headers: { cookie: cookieHeader(), "user-agent": BROWSER },
-        });
-        if (res.status !== 200) throw new Error(`/admin/users${view} answered ${res.status}`);
+        const res = await fetch(`${base}${path}`, { headers: { cookie: cookieHeader(), "user-agent": BROWSER } });
+        if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
         await res.arrayBuffer();
-        if (i > 0) times.push(performance.now() - started); // the first one warms up
+        if (i > 0) times.push(performance.now() - started);
       }
       times.sort((a, b) => a - b);
-      usersPage[view || "(default)"] = { p50Ms: pct(times, 50), p95Ms: pct(times, 95) };
-    }
+      return { p50Ms: pct(times, 50), p95Ms: pct(times, 95) };
+    };
+    const usersPage = {};
+    for (const view of USERS_VIEWS) usersPage[view || "(default)"] = await timePage(`/admin/users${view}`);
+    const organizationPage = await timePage("/organizations/bench-org");
 
     const row = (label, value, target, ok) =>
       console.log(
@@ -314,6 +342,12 @@ try {
         undefined,
       );
     }
+    row(
+      `/organizations/… (${ORG_MEMBERS.toLocaleString("en")} members)`,
+      `p95 ${organizationPage.p95Ms.toFixed(1)} ms`,
+      `p50 ${organizationPage.p50Ms.toFixed(1)} ms`,
+      undefined,
+    );
     for (const [name, result] of [
       ...PAGES.map((path) => [path, pages[path].result]),
       ...PAGES.map((path) => [`${path} uncached`, uncachedPages[path].result]),
@@ -348,6 +382,7 @@ try {
       rssPeakMb: rssPeak,
       javascript: js,
       adminUsersPage: { users: SEEDED_USERS, views: usersPage },
+      organizationPage: { members: ORG_MEMBERS, ...organizationPage },
     });
   }
 } finally {
