@@ -4,7 +4,8 @@
  * a bucket is a path or a rule's shared name). The rules are better-auth's: 100 requests
  * per 10 s by default, 3 per 10 s for sign-in, sign-up, change-password and change-email,
  * 3 per 60 s for password-reset and verification-email requests, 3 per 10 s for two-factor.
- * Verifying a passkey is presenting a credential, so those two calls count like sign-in.
+ * Verifying a passkey is presenting a credential, so those two calls count like sign-in; so
+ * do a password reset and deleting the account (they take a token or the password).
  * RATE_LIMIT=off disables them (the default outside production).
  */
 import { isIP } from "node:net";
@@ -36,6 +37,10 @@ const RULES: [prefix: string, rule: RateLimitRule][] = [
   ["/sign-up", { window: 10, max: 3 }],
   ["/change-password", { window: 10, max: 3 }],
   ["/change-email", { window: 10, max: 3 }],
+  // Not among better-auth's special rules, but each takes a credential (a reset token, the
+  // password) that must not be guessed at 100 tries per 10 s.
+  ["/reset-password", { window: 10, max: 3 }],
+  ["/delete-user", { window: 10, max: 3 }],
   ["/request-password-reset", PASSWORD_RESET_REQUEST],
   ["/forget-password", PASSWORD_RESET_REQUEST],
   ["/send-verification-email", { window: 60, max: 3 }],
