@@ -3,11 +3,13 @@
 // written as JSON (test-results/bench.json): page throughput, p99 and server CPU per page,
 // get-session with and without the cookie cache, sign-in latency, how much a burst of
 // sign-ins slows the home page, peak RSS, the JavaScript each public page ships, and the
-// admin users page's server time with 100,000 users, and a full organization's page.
+// admin users page's server time with 100,000 users, a full organization's page, and
+// webhook deliveries applied per second.
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
 // Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
+import { createHmac, randomUUID } from "node:crypto";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
@@ -56,6 +58,21 @@ const port = await new Promise((resolve) => {
   });
 });
 const base = `http://127.0.0.1:${port}`;
+/**
+ * Webhooks are timed through the real Stripe SDK against the test suite's Stripe stand-in
+ * (tests/support/stripe-stand-in.ts; its control server takes the next port): each event
+ * makes the app read the subscription back from it, as it would from Stripe.
+ */
+const standInPort = port + 10;
+const standIn = `http://127.0.0.1:${standInPort}`;
+const STRIPE = {
+  STRIPE_SECRET_KEY: "sk_test_benchmark",
+  STRIPE_WEBHOOK_SECRET: "whsec_benchmark",
+  STRIPE_PRICE_PRO_MONTHLY: "price_pro_monthly",
+  STRIPE_PRICE_PRO_YEARLY: "price_pro_yearly",
+  STRIPE_PRICE_TEAM_MONTHLY: "price_team_monthly",
+  STRIPE_PRICE_TEAM_YEARLY: "price_team_yearly",
+};
 const dir = mkdtempSync(join(tmpdir(), "app-bench-"));
 // The server runs exactly as `npm start` runs it (its Node flags included).
 const startArgs = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/).slice(1);
@@ -71,21 +88,28 @@ const server = spawn(process.execPath, startArgs, {
     ADMIN_EMAIL: ADMIN.email,
     ADMIN_PASSWORD: ADMIN.password,
     RATE_LIMIT: "off",
-    // Production requires a mail server and the payment provider's keys; the benchmark
-    // never sends mail nor calls the provider.
+    // Production requires a mail server; the benchmark never sends mail.
     SMTP_URL: "smtp://127.0.0.1:9",
-    STRIPE_SECRET_KEY: "sk_test_benchmark",
-    STRIPE_WEBHOOK_SECRET: "whsec_benchmark",
-    STRIPE_API_BASE_URL: "http://127.0.0.1:9",
-    STRIPE_PRICE_PRO_MONTHLY: "price_pro_monthly",
-    STRIPE_PRICE_PRO_YEARLY: "price_pro_yearly",
-    STRIPE_PRICE_TEAM_MONTHLY: "price_team_monthly",
-    STRIPE_PRICE_TEAM_YEARLY: "price_team_yearly",
+    ...STRIPE,
+    STRIPE_API_BASE_URL: standIn,
   },
   stdio: ["ignore", "ignore", "inherit"],
 });
+const stripeStandIn = SOAK
+  ? null
+  : spawn(process.execPath, ["node_modules/vite-node/vite-node.mjs", "tests/e2e/support/billing-server.ts"], {
+      env: {
+        ...process.env,
+        ...STRIPE,
+        E2E_BILLING_PROVIDER: "stripe",
+        E2E_BILLING_PORT: String(standInPort),
+        E2E_BILLING_WEBHOOK_URL: `${base}/api/auth/stripe/webhook`,
+      },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
 
 async function stop() {
+  stripeStandIn?.kill("SIGTERM");
   server.kill("SIGTERM");
   await new Promise((resolve) => server.once("exit", resolve));
   rmSync(dir, { recursive: true, force: true });
@@ -282,6 +306,64 @@ try {
     for (const view of USERS_VIEWS) usersPage[view || "(default)"] = await timePage(`/admin/users${view}`);
     const organizationPage = await timePage("/organizations/bench-org");
 
+    // Webhooks: one subscription bought through the stand-in's checkout, then signed
+    // `customer.subscription.updated` deliveries of it, each a new event id, as fast as the
+    // app takes them. Each is verified, read back from the provider and applied once.
+    for (let i = 0; ; i++) {
+      const up = await fetch(`${standIn}/v1/customers`).then(
+        (r) => r.status === 401,
+        () => false,
+      );
+      if (up) break;
+      if (i > 240) throw new Error("the Stripe stand-in did not start");
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    const upgrade = await fetch(`${base}/api/auth/subscription/upgrade`, {
+      method: "POST",
+      headers: { cookie: cookieHeader(), origin: base, "content-type": "application/json" },
+      body: JSON.stringify({ plan: "pro", successUrl: "/billing/success", cancelUrl: "/pricing" }),
+    });
+    const { url: checkoutUrl } = await upgrade.json();
+    await fetch(checkoutUrl, { method: "POST", redirect: "manual" });
+    const rows = new Database(join(dir, "app.db"), { readonly: true });
+    let subscription;
+    for (let i = 0; !subscription; i++) {
+      subscription = rows.prepare('SELECT "providerSubscriptionId" FROM "subscription" LIMIT 1').get();
+      if (i > 100) throw new Error("the checkout's webhook never arrived");
+      if (!subscription) await new Promise((r) => setTimeout(r, 100));
+    }
+    const eventsBefore = rows.prepare('SELECT COUNT(*) AS n FROM "webhook_event"').get().n;
+    const webhooks = await autocannon({
+      url: `${base}/api/auth/stripe/webhook`,
+      connections: CONNECTIONS,
+      duration: DURATION,
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      requests: [
+        {
+          setupRequest(request) {
+            const payload = JSON.stringify({
+              id: `evt_bench_${randomUUID()}`,
+              object: "event",
+              type: "customer.subscription.updated",
+              created: Math.floor(Date.now() / 1000),
+              livemode: false,
+              data: { object: { id: subscription.providerSubscriptionId, object: "subscription" } },
+            });
+            const t = Math.floor(Date.now() / 1000);
+            const v1 = createHmac("sha256", STRIPE.STRIPE_WEBHOOK_SECRET).update(`${t}.${payload}`).digest("hex");
+            return {
+              ...request,
+              body: payload,
+              headers: { ...request.headers, "stripe-signature": `t=${t},v1=${v1}` },
+            };
+          },
+        },
+      ],
+    });
+    const applied = rows.prepare('SELECT COUNT(*) AS n FROM "webhook_event"').get().n - eventsBefore;
+    rows.close();
+
     const row = (label, value, target, ok) =>
       console.log(
         `${label.padEnd(44)} ${value.padStart(14)}   ${target.padEnd(16)} ${ok === undefined ? "" : ok ? "ok" : "MISSED"}`,
@@ -348,6 +430,13 @@ try {
       `p50 ${organizationPage.p50Ms.toFixed(1)} ms`,
       undefined,
     );
+    row(
+      "webhook deliveries applied",
+      `${(applied / DURATION).toFixed(0)} /s`,
+      `p99 ${webhooks.latency.p99} ms`,
+      // Every answered delivery applied (those still in flight when the run stops may be too).
+      webhooks.non2xx === 0 && webhooks.errors === 0 && applied >= webhooks.requests.total,
+    );
     for (const [name, result] of [
       ...PAGES.map((path) => [path, pages[path].result]),
       ...PAGES.map((path) => [`${path} uncached`, uncachedPages[path].result]),
@@ -383,6 +472,12 @@ try {
       javascript: js,
       adminUsersPage: { users: SEEDED_USERS, views: usersPage },
       organizationPage: { members: ORG_MEMBERS, ...organizationPage },
+      webhooks: {
+        appliedPerSecond: applied / DURATION,
+        p99Ms: webhooks.latency.p99,
+        sent: webhooks.requests.total,
+        applied,
+      },
     });
   }
 } finally {
