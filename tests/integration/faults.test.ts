@@ -546,6 +546,10 @@ describe.skipIf(!onPostgres)("the database goes away and comes back (PostgreSQL)
       expect(html).toContain(localized(lng, "common", "unavailableDescription"));
       expect(html).not.toMatch(/prisma|ECONNREFUSED|Can&#x27;t reach|terminated/i);
     }
+    // A client-side navigation's data request: the root boundary gets the same 503 to render.
+    const navigation = await page("/fr/profile.data");
+    expect(navigation.status).toBe(503);
+    expect(await navigation.text()).toMatch(/"ErrorResponse",[^\]]*\]?.*503/);
     // A form post too (the action's query fails): the same page, not a 500.
     const form = await post(
       `${server.url}/fr/signin`,
