@@ -11,7 +11,7 @@ import { readFileSync } from "node:fs";
 import http from "node:http";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTestClient, type TestClient } from "./helpers/auth-client";
+import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { BROWSER_UA, get, post } from "./helpers/http";
 import { startMailbox, type Mailbox } from "./helpers/mailbox";
@@ -99,7 +99,6 @@ describe("the mail server, shutdown and concurrency", () => {
   async function sessionOf(userId: string): Promise<TestClient> {
     const { createSession } = await import("~/server/auth/session.server");
     const c = makeTestClient(base);
-    const { applySetCookies } = await import("./helpers/auth-client");
     applySetCookies(c.jar, (await createSession(userId, { userAgent: "vitest" })).setCookies);
     return c;
   }
