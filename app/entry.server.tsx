@@ -8,8 +8,10 @@ import { ServerRouter, type EntryContext, type HandleErrorFunction } from "react
 import { splitLocale } from "~/i18n/config";
 import { NonceProvider } from "~/lib/nonce";
 import { hostedPageOrigins } from "~/server/billing/pages.server";
+import { errorText } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
+import { noteOutage, RETRY_AFTER_SECONDS } from "~/server/outage.server";
 import { cachedPage, pageCacheKey, storePage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
@@ -57,6 +59,9 @@ export default function handleRequest(
   // after a refused action (401 on a wrong password, 429, …) is a page for every user agent,
   // headless browsers without JavaScript included.
   const errorPage = Boolean(routerContext.staticHandlerContext.errors);
+  // The database is down (server/outage.server.ts): tell clients and load balancers when to come back.
+  if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
+
   if (responseStatusCode >= 400 && errorPage && isbot(userAgent)) {
     console.warn(`[crawler] ${responseStatusCode} ${request.method} ${new URL(request.url).pathname} (${userAgent})`);
     responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
@@ -130,7 +135,12 @@ export default function handleRequest(
   });
 }
 
-export const handleError: HandleErrorFunction = (error, { request }) => {
+export const handleError: HandleErrorFunction = (error, { request, context }) => {
   if (request.signal.aborted) return;
+  // The database is down: the page becomes a 503 (server/outage.server.ts), logged in one line.
+  if (noteOutage(error, context)) {
+    console.error(`${request.method} ${new URL(request.url).pathname}: database unavailable (${errorText(error)})`);
+    return;
+  }
   console.error(error);
 };

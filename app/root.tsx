@@ -27,10 +27,12 @@ import { originMiddleware } from "~/server/auth/origin.server";
 import { currentBuildId } from "~/server/build-info.server";
 import { loadEnv } from "~/server/env.server";
 import { formBodyMiddleware } from "~/server/forms.server";
+import { outageMiddleware } from "~/server/outage.server";
 import { getInstance, getLocale, i18nextMiddleware } from "~/server/i18n.server";
 import { getToast } from "~/server/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
+  outageMiddleware,
   originMiddleware,
   i18nextMiddleware,
   formBodyMiddleware,
@@ -134,11 +136,19 @@ function describeError(error: unknown): { status: number; message: string } {
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
-  const { status, message } = describeError(error);
+  const described = describeError(error);
+  const { status } = described;
+  // 503: the database (or another service the page needs) is down for now; nothing is broken.
+  const unavailable = status === 503;
+  const message = unavailable
+    ? t("error.unavailableTitle", { defaultValue: "Service temporarily unavailable" })
+    : described.message;
+  const title =
+    status === 404 ? "Page Not Found" : unavailable ? message : status >= 500 ? "Internal Server Error" : message;
 
   return (
     <div className="flex min-h-screen flex-col">
-      <title>{`${status} - ${status === 404 ? "Page Not Found" : status >= 500 ? "Internal Server Error" : message}`}</title>
+      <title>{`${status} - ${title}`}</title>
       <header className="border-b border-slate-200 dark:border-slate-800">
         <div className="mx-auto flex h-14 max-w-6xl items-center px-4">
           <Brand />
@@ -154,9 +164,11 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         <p className="mt-3 text-slate-600 dark:text-slate-400">
           {status === 404
             ? t("error.notFoundDescription", { defaultValue: "The page you are looking for does not exist." })
-            : status >= 400 && status < 500
-              ? t("error.badRequestDescription", { defaultValue: "Your request could not be processed." })
-              : t("error.serverDescription", { defaultValue: "Something went wrong on our side." })}
+            : unavailable
+              ? t("error.unavailableDescription", { defaultValue: "Please try again in a moment." })
+              : status >= 400 && status < 500
+                ? t("error.badRequestDescription", { defaultValue: "Your request could not be processed." })
+                : t("error.serverDescription", { defaultValue: "Something went wrong on our side." })}
         </p>
         <a
           href={localize("/")}

@@ -67,10 +67,21 @@ class SqliteAdapterFactory extends PrismaBetterSQLite3 {
   }
 }
 
+/** How long a PostgreSQL connection may take to open before the query fails. */
+const CONNECT_TIMEOUT_MS = 5000;
+
 /** A new client for `databaseUrl`. The app uses `prisma` below; tests and scripts may need their own. */
 export function createDatabase(databaseUrl: string): Database {
   if (providerOf(databaseUrl) === "postgresql") {
-    const client = new PostgresClient({ adapter: new PrismaPg({ connectionString: databaseUrl }) });
+    const pool = {
+      connectionString: databaseUrl,
+      // Fail fast when the database cannot be reached: pg waits forever for a connection by
+      // default, so a request would hang instead of answering 503 (isDatabaseUnavailable).
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+      // Notice a peer that vanished without a FIN (a dead host or network) on pooled connections.
+      keepAlive: true,
+    };
+    const client = new PostgresClient({ adapter: new PrismaPg(pool) });
     // Same models, same generated API (see `Database`); only the provider baked into the
     // generated code differs, which TypeScript sees as unrelated types.
     return client as unknown as Database;
@@ -99,6 +110,66 @@ export async function closeDatabase(): Promise<void> {
 /** True for Prisma's unique constraint violation (P2002), the same on both databases. */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+}
+
+/** Prisma's codes for "the database is not there right now" (not reachable, timed out, closed). */
+const UNAVAILABLE_CODES = new Set(["P1001", "P1002", "P1008", "P1011", "P1017", "P2024"]);
+/** What @prisma/adapter-pg reports for the same (meta.driverAdapterError.cause.kind). */
+const UNAVAILABLE_KINDS = new Set(["DatabaseNotReachable", "ConnectionClosed", "SocketTimeout", "TooManyConnections"]);
+/** Socket errors of node:net, as pg passes them on. */
+const SOCKET_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+]);
+/**
+ * pg's own words for a connection that went away or never came (it throws plain Errors), and
+ * PostgreSQL's SQLSTATEs for a server that is shutting down, starting or out of connections.
+ */
+const PG_MESSAGES =
+  /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
+const PG_STATES = /^(08\w{3}|57P0[1-3]|53300)$/;
+
+/**
+ * True when `error` means the database cannot be reached right now (stopped, restarting,
+ * network cut, out of connections), as opposed to a query that is wrong. Such a request is
+ * answered 503 (SERVICE_UNAVAILABLE) rather than 500: nothing is broken in the app, and the
+ * pool reconnects by itself once the database is back. PostgreSQL only in practice: an
+ * embedded SQLite file has no network to lose.
+ */
+export function isDatabaseUnavailable(error: unknown, depth = 0): boolean {
+  if (!error || typeof error !== "object" || depth > 4) return false;
+  if (error instanceof Prisma.PrismaClientInitializationError) return true;
+  const { code, message, meta, cause } = error as {
+    code?: unknown;
+    message?: unknown;
+    meta?: { driverAdapterError?: { cause?: { kind?: unknown } } };
+    cause?: unknown;
+  };
+  if (error instanceof Prisma.PrismaClientKnownRequestError && UNAVAILABLE_CODES.has(error.code)) return true;
+  const kind = meta?.driverAdapterError?.cause?.kind;
+  if (typeof kind === "string" && UNAVAILABLE_KINDS.has(kind)) return true;
+  if (typeof code === "string" && PG_STATES.test(code)) return true;
+  // Only at the top: a fetch to some other service fails with the same codes in its cause.
+  if (depth === 0 && typeof code === "string" && SOCKET_CODES.has(code)) return true;
+  if (typeof message === "string" && PG_MESSAGES.test(message)) return true;
+  return isDatabaseUnavailable(cause, depth + 1);
+}
+
+/** The last line of an error's message (Prisma puts the cause there), to name an outage in a log line without its stack. */
+export function errorText(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return (
+    message
+      .trim()
+      .split("\n")
+      .findLast((line) => line.trim())
+      ?.trim() ?? "unknown error"
+  );
 }
 
 const BLOCK = 36 ** 4;

@@ -265,6 +265,16 @@ const entries = {
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Unsupported media type" },
   NOT_FOUND: { status: 404, message: "Not found" },
   INTERNAL_SERVER_ERROR: { status: 500, message: "Internal Server Error" },
+
+  // ---- outages (nothing wrong with the request: the same call works once the service is back) ----
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    message: "The service is temporarily unavailable. Please try again in a moment.",
+  },
+  EMAIL_SEND_FAILED: {
+    status: 503,
+    message: "The email could not be sent. Nothing was changed; please try again in a moment.",
+  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof entries;

@@ -107,6 +107,27 @@ describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () 
     expect(await sessionOf(replay)).toBeNull();
   });
 
+  it("an admin's ban on A ends the session on B at the next request, cookie cache and all", async () => {
+    const admin = await createUser();
+    await prisma.user.update({ where: { id: admin.id }, data: { role: "admin" } });
+    const onAdmin = await signIn(a, admin.email);
+    const user = await createUser();
+    const victim = await signIn(a, user.email);
+    const onB = sameBrowserOn(b, victim);
+    expect((await sessionOf(onB))?.user.id).toBe(user.id);
+    // B answers this browser from its cookie cache until told otherwise.
+    expect(await servesFromCache(b)).toBe(true);
+
+    expect((await onAdmin.client.admin.banUser({ userId: user.id, banReason: "two instances" })).error).toBeNull();
+    expect(await sessionOf(onB)).toBeNull();
+    expect(await sessionOf(victim)).toBeNull();
+    // And no way back in on either instance.
+    for (const server of [a, b]) {
+      const again = await makeTestClient(server.url).client.signIn.email({ email: user.email, password: PASSWORD });
+      expect(again.error).toMatchObject({ status: 403, code: "BANNED_USER" });
+    }
+  });
+
   it("B reads the database while its listener is disconnected", async () => {
     const admin = new pg.Client({ connectionString: db.url });
     await admin.connect();

@@ -32,7 +32,7 @@ import { endSubscriptionsOf } from "~/server/billing/billing.server";
 import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isErrorCode, type ErrorCode } from "~/server/errors.server";
-import { sendMail } from "~/server/mail/index.server";
+import { sendMail, sendMailOrUndo } from "~/server/mail/index.server";
 import {
   credentialAccount,
   moveToUnverifiedEmail,
@@ -207,7 +207,10 @@ export async function requestPasswordReset(input: RequestPasswordResetInput, met
     }
     await storeToken(RESET_PASSWORD_PREFIX, token, user.id, RESET_PASSWORD_EXPIRES_IN);
     const url = resetPasswordLink(token, redirectTo || localizePath("/reset-password", meta.locale));
-    await sendMail({ to: user.email, template: "reset-password", locale: meta.locale, data: { url, name: user.name } });
+    await sendMailOrUndo(
+      { to: user.email, template: "reset-password", locale: meta.locale, data: { url, name: user.name } },
+      () => consumeToken(RESET_PASSWORD_PREFIX, token), // a link nobody received must not stay valid
+    );
     await audit({ userId: user.id, category: "auth", action: "request-password-reset", status: "success", meta });
   });
 }
@@ -362,9 +365,11 @@ export async function changeEmail(
   }
 
   if (!user.emailVerified) {
+    // The verification first: if it cannot be sent, the address stays as it was. (Should the
+    // move then fail, the link sent names an address this user does not have: it is dead.)
+    await sendVerificationMail({ id: user.id, email: newEmail, name: user.name }, meta, callbackURL);
     const updated = await moveToUnverifiedEmail(user.id, newEmail);
     await record("success", { from: user.email, to: newEmail, step: "updated" });
-    await sendVerificationMail(updated, meta, callbackURL);
     return { emailChanged: true, user: updated, setCookies: [cookieCacheCookie({ session, user: updated })] };
   }
 
@@ -576,7 +581,10 @@ export async function deleteUser(
   const confirmation = newDeleteAccountToken();
   await storeToken(DELETE_ACCOUNT_PREFIX, confirmation, user.id, DELETE_ACCOUNT_EXPIRES_IN);
   const url = deleteAccountLink(confirmation, callbackURL || localizePath("/", meta.locale));
-  await sendMail({ to: user.email, template: "delete-account", locale: meta.locale, data: { url, name: user.name } });
+  await sendMailOrUndo(
+    { to: user.email, template: "delete-account", locale: meta.locale, data: { url, name: user.name } },
+    () => consumeToken(DELETE_ACCOUNT_PREFIX, confirmation),
+  );
   await audit({
     userId: user.id,
     category: "auth",

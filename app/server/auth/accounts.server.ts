@@ -106,8 +106,10 @@ export async function sendVerificationMail(
   user: Pick<AuthUser, "id" | "email" | "name">,
   meta: RequestMeta,
   callbackURL?: string,
+  /** The password hash the link vouches for, when it is about to be written rather than stored already. */
+  passwordHash?: string,
 ): Promise<void> {
-  const credential = credentialStamp((await credentialAccount(user.id))?.password);
+  const credential = credentialStamp(passwordHash ?? (await credentialAccount(user.id))?.password);
   const url = verificationLink(
     { email: user.email, userId: user.id, ...(credential && { credential }) },
     callbackURL || verifyEmailLandingPath(meta),
@@ -147,6 +149,10 @@ function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
  *   sessions end, and a new verification link goes out. A password set by someone who never proved the address
  *   cannot outlive the owner's own sign-up (and `verifyEmail` drops one that changed since).
  * - verified account: nothing changes; a notice says someone tried to sign up with it.
+ *
+ * When the email cannot be sent (EMAIL_SEND_FAILED), nothing of the sign-up remains: a new
+ * user is removed again, and an existing account's password is only replaced once its
+ * verification email is out. Signing up again later simply works.
  */
 export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): Promise<{ user: AuthUser }> {
   const email = normalizeEmail(input.email);
@@ -166,6 +172,12 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
         });
         return created;
       });
+      try {
+        await sendVerificationMail(user, meta, input.callbackURL, passwordHash);
+      } catch (error) {
+        await undoSignUp(user.id, passwordHash, email, meta);
+        throw error;
+      }
       await audit({
         userId: user.id,
         category: "auth",
@@ -174,7 +186,6 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
         details: { email },
         meta,
       });
-      await sendVerificationMail(user, meta, input.callbackURL);
       return { user };
     } catch (error) {
       if (!isUniqueViolation(error)) throw error;
@@ -186,8 +197,14 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
 
   const replaced = !owner.emailVerified;
   if (replaced) {
+    // The email first, vouching for the password about to be written: if it cannot be sent,
+    // the account is left exactly as it was.
+    await sendVerificationMail(owner, meta, input.callbackURL, passwordHash);
     const userId = owner.id;
     await prisma.$transaction(async (tx) => {
+      // Gone meanwhile: a concurrent first sign-up whose own email failed took it back
+      // (undoSignUp). The address is free again; this try is the one to repeat.
+      if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) fail("EMAIL_SEND_FAILED");
       await writePassword(tx, userId, passwordHash);
       // A social account whose provider never vouched for the address goes too.
       await tx.account.deleteMany({ where: { userId, providerId: { not: "credential" } } });
@@ -202,9 +219,7 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
     details: { reason: "USER_ALREADY_EXISTS", email, ...(replaced && { replacedUnverifiedPassword: true }) },
     meta,
   });
-  if (replaced) {
-    await sendVerificationMail(owner, meta, input.callbackURL);
-  } else {
+  if (!replaced) {
     const url = `${loadEnv().BASE_URL}${localizePath("/signin", meta.locale)}`;
     await sendMail({
       to: owner.email,
@@ -214,6 +229,34 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
     });
   }
   return { user: syntheticUser(input, email) };
+}
+
+/**
+ * Takes back a new user whose verification email could not be sent, so that the address is
+ * free for the next try. Only while the account is exactly as this sign-up made it: should a
+ * concurrent sign-up of the same address have replaced its password meanwhile (and sent its
+ * own email), the account is theirs now and stays.
+ */
+async function undoSignUp(userId: string, passwordHash: string, email: string, meta: RequestMeta): Promise<void> {
+  try {
+    await prisma.user.deleteMany({
+      where: {
+        id: userId,
+        emailVerified: false,
+        accounts: { some: { providerId: "credential", password: passwordHash } },
+      },
+    });
+    await audit({
+      userId: null,
+      category: "auth",
+      action: "sign-up",
+      status: "failure",
+      details: { reason: "EMAIL_SEND_FAILED", email },
+      meta,
+    });
+  } catch (error) {
+    console.error("Removing a sign-up whose verification email failed did not work:", error);
+  }
 }
 
 // ---- sign-in ----
@@ -332,6 +375,9 @@ export async function verifyEmail(
     if (user.email !== payload.email) fail("INVALID_TOKEN");
     if (current && current.user.id !== user.id) fail("UNAUTHORIZED");
     const newEmail = normalizeEmail(payload.updateTo);
+    // The new address's verification first: if it cannot be sent, nothing changes and this
+    // confirmation link still works for another try.
+    await sendVerificationMail({ id: user.id, email: newEmail, name: user.name }, meta, callbackURL);
     const updated = await moveToUnverifiedEmail(user.id, newEmail);
     await audit({
       userId: user.id,
@@ -341,7 +387,6 @@ export async function verifyEmail(
       details: { from: user.email, to: newEmail, step: "confirmed" },
       meta,
     });
-    await sendVerificationMail(updated, meta, callbackURL);
     const setCookies = current ? [cookieCacheCookie({ session: current.session, user: updated })] : [];
     return { user: updated, setCookies, emailChanged: true };
   }

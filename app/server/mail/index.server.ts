@@ -9,6 +9,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { loadEnv } from "~/server/env.server";
+import { AppError } from "~/server/errors.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
@@ -26,8 +27,25 @@ export interface MailInput {
 let smtp: Transporter | undefined;
 let outbox: Transporter | undefined;
 
+/**
+ * Nodemailer waits up to two minutes for a connection and half a minute for the greeting by
+ * default: far longer than a person waits for a page. A mail server that does not answer
+ * within these makes the request fail (EMAIL_SEND_FAILED) instead; SMTP_URL's own query
+ * parameters (e.g. `?connectionTimeout=30000`) still win.
+ */
+const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
+
 function smtpTransport(url: string): Transporter {
-  return (smtp ??= nodemailer.createTransport(url));
+  if (!smtp) {
+    const withTimeouts = new URL(url);
+    for (const [name, ms] of Object.entries(SMTP_TIMEOUTS)) {
+      if (!withTimeouts.searchParams.has(name)) withTimeouts.searchParams.set(name, String(ms));
+    }
+    // Not pooled: each message opens its own connection, so a mail server that comes back
+    // is used again at once, with no broken connection to notice first.
+    smtp = nodemailer.createTransport(withTimeouts.toString());
+  }
+  return smtp;
 }
 
 /** Builds the raw message without sending it (the outbox stores it as an .eml file). */
@@ -35,11 +53,44 @@ function outboxTransport(): Transporter {
   return (outbox ??= nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" }));
 }
 
-/** Renders and sends one email; throws when the SMTP server refuses it. */
+/**
+ * Renders and sends one email. When it cannot be handed over (the mail server is down,
+ * refuses it or does not answer in time) this throws the catalogue's EMAIL_SEND_FAILED (503),
+ * which the API and the pages show like any other error, in the user's language; callers
+ * undo whatever they did for this email, so that trying again later works. The mail server's
+ * own error goes to the log only.
+ */
 export async function sendMail({ to, template, locale, data }: MailInput): Promise<void> {
-  const { SMTP_URL, MAIL_FROM } = loadEnv();
   const { subject, text, html } = renderEmail(template, locale, data);
-  const message = { from: MAIL_FROM, to, subject, text, html };
+  try {
+    await deliver(template, { from: loadEnv().MAIL_FROM, to, subject, text, html });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    console.error(`Sending the ${template} email failed: ${reason}`);
+    throw new AppError("EMAIL_SEND_FAILED");
+  }
+}
+
+/**
+ * Sends an email whose sending is the point of what was just written (a stored link token, a
+ * new invitation): when it cannot be sent, `undo` takes those writes back before the error
+ * goes on, so nothing is left half-done and trying again works.
+ */
+export async function sendMailOrUndo(input: MailInput, undo: () => Promise<unknown>): Promise<void> {
+  try {
+    await sendMail(input);
+  } catch (error) {
+    await undo().catch((undoError: unknown) => console.error("Undoing after a failed email did not work:", undoError));
+    throw error;
+  }
+}
+
+async function deliver(
+  template: TemplateName,
+  message: { from: string; to: string; subject: string; text: string; html: string },
+): Promise<void> {
+  const { SMTP_URL } = loadEnv();
+  const { to, subject } = message;
 
   if (SMTP_URL) {
     await smtpTransport(SMTP_URL).sendMail(message);

@@ -10,6 +10,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { errorText, isDatabaseUnavailable } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { untrustedOriginResponse } from "../origin.server";
@@ -229,6 +230,13 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
   } catch (error) {
     if (error instanceof Response) return withCookies(error, cookies, headers);
     if (isAppError(error)) return withCookies(errorResponse(error), cookies, headers);
+    if (isDatabaseUnavailable(error)) {
+      // An outage, not a bug: a short line rather than a stack per request, and a 503 the
+      // client can retry on (the pool reconnects by itself once the database is back).
+      console.error(`${request.method} ${BASE_PATH}${endpoint.path}: database unavailable (${errorText(error)})`);
+      const unavailable = new AppError("SERVICE_UNAVAILABLE", undefined, undefined, { "Retry-After": "5" });
+      return withCookies(errorResponse(unavailable), cookies, headers);
+    }
     // The route's pattern, not the URL: a path parameter may be a token (/reset-password/:token).
     console.error(`${request.method} ${BASE_PATH}${endpoint.path} failed:`, error);
     return new Response(null, { status: 500 });

@@ -1,0 +1,593 @@
+/**
+ * Faults: the database going away while requests run (PostgreSQL, through a TCP proxy the
+ * test cuts), the mail server being down, SIGTERM under load, and the same thing asked many
+ * times at once (duplicate sign-ups, one invitation accepted twice). All against the built
+ * server. The database outage needs a network between app and database, so it runs on
+ * PostgreSQL only (TEST_DATABASE_URL); an embedded SQLite file has none to lose. Everything
+ * else runs on both. Concurrent webhook deliveries are in helpers/billing.ts ("applies a
+ * webhook once"), two instances in instances.test.ts.
+ */
+import { readFileSync } from "node:fs";
+import http from "node:http";
+import bcrypt from "bcryptjs";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { BROWSER_UA, get, post } from "./helpers/http";
+import { startMailbox, type Mailbox } from "./helpers/mailbox";
+import { startServer, type RunningServer } from "./helpers/server";
+import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
+
+const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? "");
+const SECRET = "integration-test-secret-faults-0123456789abcdef";
+const PASSWORD = "correct horse battery";
+
+let counter = 0;
+const unique = (prefix: string) => `${prefix}-${++counter}-${Date.now()}@example.com`;
+
+/** A message of the catalogue in a locale, as it appears in a server-rendered page. */
+function localized(lng: string, file: "auth" | "common", key: string): string {
+  const json = JSON.parse(
+    readFileSync(new URL(`../../locales/${lng}/${file}.json`, import.meta.url), "utf8"),
+  ) as Record<string, Record<string, string>>;
+  const text = file === "auth" ? json.errors![key]! : json.error![key]!;
+  return text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/'/g, "&#x27;");
+}
+
+/** Polls `condition` until it holds, for state that has no event to await (a server coming back). */
+async function eventually(condition: () => Promise<boolean>, timeoutMs: number, what: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await condition().catch(() => false))) {
+    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const alive = (server: RunningServer) => {
+  try {
+    process.kill(server.pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+// ---------------------------------------------------------------------------------------
+// One server for the rest: its mail goes through a proxy to the mailbox
+// ---------------------------------------------------------------------------------------
+
+describe("the mail server, shutdown and concurrency", () => {
+  let db: TestDatabase;
+  let mailbox: Mailbox;
+  let smtp: TcpProxy;
+  let server: RunningServer;
+  let base: string;
+  let prisma: typeof import("~/server/db.server").prisma;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    mailbox = await startMailbox();
+    smtp = await startTcpProxy({ host: "127.0.0.1", port: Number(new URL(mailbox.url).port) });
+    const env = { DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: `smtp://${smtp.host}` };
+    server = await startServer(env);
+    base = server.url;
+    Object.assign(process.env, { ...env, BASE_URL: base });
+    ({ prisma } = await import("~/server/db.server"));
+  });
+
+  afterAll(async () => {
+    const { closeDatabase } = await import("~/server/db.server");
+    await closeDatabase();
+    await server?.stop();
+    await smtp?.close();
+    await mailbox?.close();
+    await db?.drop();
+  });
+
+  async function verifiedUser(options: { verified?: boolean } = {}) {
+    const email = unique("person");
+    const user = await prisma.user.create({
+      data: { email, name: "Person", emailVerified: options.verified ?? true },
+    });
+    await prisma.account.create({
+      data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
+    });
+    return user;
+  }
+
+  /** A browser with a session made in-process (works for unverified users too). */
+  async function sessionOf(userId: string): Promise<TestClient> {
+    const { createSession } = await import("~/server/auth/session.server");
+    const c = makeTestClient(base);
+    applySetCookies(c.jar, (await createSession(userId, { userAgent: "vitest" })).setCookies);
+    return c;
+  }
+
+  async function organizationOf(ownerId: string) {
+    const slug = `faults-${++counter}-${Date.now()}`;
+    return prisma.organization.create({
+      data: { name: "Faults Org", slug, members: { create: { userId: ownerId, role: "owner" } } },
+    });
+  }
+
+  const signUp = (email: string, extra: Record<string, string> = {}) =>
+    fetch(`${base}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: base, ...extra },
+      body: JSON.stringify({ email, password: PASSWORD, name: "Newcomer" }),
+    });
+
+  describe("SMTP down", () => {
+    const EMAIL_SEND_FAILED = {
+      code: "EMAIL_SEND_FAILED",
+      message: "The email could not be sent. Nothing was changed; please try again in a moment.",
+    };
+
+    it("sign-up: a clear 503 (API) or form error (page, in French), no user left behind; a retry works", async () => {
+      const email = unique("signup");
+      await smtp.cut();
+      try {
+        const api = await signUp(email);
+        expect(api.status).toBe(503);
+        expect(await api.json()).toEqual(EMAIL_SEND_FAILED);
+        expect(await prisma.user.count({ where: { email } })).toBe(0);
+
+        const form = await post(
+          `${base}/fr/signup`,
+          { intent: "sign-up", name: "Zoé", email, newPassword: PASSWORD, confirmPassword: PASSWORD },
+          { Origin: base },
+        );
+        expect(form.status).toBe(503);
+        const html = await form.text();
+        expect(html).toContain('<html lang="fr"');
+        expect(html).toContain('data-testid="form-errors"');
+        expect(html).toContain(localized("fr", "auth", "EMAIL_SEND_FAILED"));
+        expect(html).toContain(`value="${email}"`); // the form keeps what was typed
+        expect(await prisma.user.count({ where: { email } })).toBe(0);
+      } finally {
+        await smtp.restore();
+      }
+
+      const retry = await signUp(email);
+      expect(retry.status).toBe(200);
+      const mail = await mailbox.waitFor(email);
+      expect(mail.links.some((link) => link.includes("/api/auth/verify-email?token="))).toBe(true);
+      expect(await prisma.user.count({ where: { email } })).toBe(1);
+      // The audit trail tells what happened, without a user that does not exist.
+      const failures = await prisma.auditLog.findMany({ where: { action: "sign-up", status: "failure" } });
+      expect(failures.some((row) => row.details?.includes("EMAIL_SEND_FAILED") && row.details.includes(email))).toBe(
+        true,
+      );
+    });
+
+    it("sign-up of an unverified address: its password is not replaced when the email fails", async () => {
+      const existing = await verifiedUser({ verified: false });
+      const before = await prisma.account.findFirstOrThrow({ where: { userId: existing.id } });
+      await smtp.cut();
+      try {
+        const res = await fetch(`${base}/api/auth/sign-up/email`, {
+          method: "POST",
+          headers: { "Content-Type": "application/json", Origin: base },
+          body: JSON.stringify({ email: existing.email, password: "another password 1", name: "Squatter" }),
+        });
+        expect(res.status).toBe(503);
+        expect(await res.json()).toEqual(EMAIL_SEND_FAILED);
+      } finally {
+        await smtp.restore();
+      }
+      const after = await prisma.account.findFirstOrThrow({ where: { userId: existing.id } });
+      expect(after.password).toBe(before.password);
+    });
+
+    it("password reset and verification email: 503 with a code, no live reset link left; a retry works", async () => {
+      const verified = await verifiedUser();
+      const unverified = await verifiedUser({ verified: false });
+      const c = makeTestClient(base);
+      await smtp.cut();
+      try {
+        const reset = await c.client.requestPasswordReset({ email: verified.email, redirectTo: "/reset-password" });
+        expect(reset.error).toMatchObject({ status: 503, ...EMAIL_SEND_FAILED });
+        expect(await prisma.verification.count({ where: { value: verified.id } })).toBe(0);
+        const verification = await c.client.sendVerificationEmail({ email: unverified.email });
+        expect(verification.error).toMatchObject({ status: 503, ...EMAIL_SEND_FAILED });
+        // The page says it in Japanese.
+        const form = await post(`${base}/ja/forgot-password`, { email: verified.email }, { Origin: base });
+        expect(form.status).toBe(503);
+        expect(await form.text()).toContain(localized("ja", "auth", "EMAIL_SEND_FAILED"));
+        expect(await prisma.verification.count({ where: { value: verified.id } })).toBe(0);
+      } finally {
+        await smtp.restore();
+      }
+      expect(
+        (await c.client.requestPasswordReset({ email: verified.email, redirectTo: "/reset-password" })).error,
+      ).toBe(null);
+      expect((await mailbox.waitFor(verified.email)).links.some((link) => link.includes("/reset-password/"))).toBe(
+        true,
+      );
+      expect((await c.client.sendVerificationEmail({ email: unverified.email })).error).toBeNull();
+      await mailbox.waitFor(unverified.email);
+    });
+
+    it("change-email: nothing changes when the email fails, verified or not; a retry works", async () => {
+      const verified = await verifiedUser();
+      const unverified = await verifiedUser({ verified: false });
+      const onVerified = await sessionOf(verified.id);
+      const onUnverified = await sessionOf(unverified.id);
+      const newVerified = unique("moved");
+      const newUnverified = unique("moved");
+      await smtp.cut();
+      try {
+        const first = await onVerified.client.changeEmail({ newEmail: newVerified });
+        expect(first.error).toMatchObject({ status: 503, ...EMAIL_SEND_FAILED });
+        const second = await onUnverified.client.changeEmail({ newEmail: newUnverified });
+        expect(second.error).toMatchObject({ status: 503, ...EMAIL_SEND_FAILED });
+      } finally {
+        await smtp.restore();
+      }
+      expect((await prisma.user.findUniqueOrThrow({ where: { id: verified.id } })).email).toBe(verified.email);
+      expect((await prisma.user.findUniqueOrThrow({ where: { id: unverified.id } })).email).toBe(unverified.email);
+
+      expect((await onVerified.client.changeEmail({ newEmail: newVerified })).error).toBeNull();
+      await mailbox.waitFor(verified.email); // the confirmation goes to the current address
+      expect((await onUnverified.client.changeEmail({ newEmail: newUnverified })).error).toBeNull();
+      await mailbox.waitFor(newUnverified);
+      expect((await prisma.user.findUniqueOrThrow({ where: { id: unverified.id } })).email).toBe(newUnverified);
+    });
+
+    it("invitations: no invitation without its email, page and API; inviting again works", async () => {
+      const owner = await verifiedUser();
+      const organization = await organizationOf(owner.id);
+      const onOwner = await sessionOf(owner.id);
+      const invitee = unique("invitee");
+      await smtp.cut();
+      try {
+        const api = await onOwner.client.organization.inviteMember({
+          email: invitee,
+          role: "member",
+          organizationId: organization.id,
+        });
+        expect(api.error).toMatchObject({ status: 503, ...EMAIL_SEND_FAILED });
+        const page = await post(
+          `${base}/ja/organizations/${organization.slug}`,
+          { intent: "invite-member", email: invitee, role: "member" },
+          { Origin: base, Cookie: onOwner.cookieHeader() },
+        );
+        expect(page.status).toBe(503);
+        expect(await page.text()).toContain(localized("ja", "auth", "EMAIL_SEND_FAILED"));
+        expect(await prisma.invitation.count({ where: { organizationId: organization.id } })).toBe(0);
+        expect(await prisma.auditLog.count({ where: { action: "invite-member", userId: owner.id } })).toBe(0);
+      } finally {
+        await smtp.restore();
+      }
+      const again = await onOwner.client.organization.inviteMember({
+        email: invitee,
+        role: "member",
+        organizationId: organization.id,
+      });
+      expect(again.error).toBeNull();
+      const mail = await mailbox.waitFor(invitee);
+      expect(mail.text).toContain(`/invitations/${again.data!.id}`);
+
+      // A resend that fails keeps the invitation as it was (its expiry too).
+      const before = await prisma.invitation.findUniqueOrThrow({ where: { id: again.data!.id } });
+      await smtp.cut();
+      try {
+        const resend = await onOwner.client.organization.inviteMember({
+          email: invitee,
+          role: "member",
+          organizationId: organization.id,
+          resend: true,
+        });
+        expect(resend.error).toMatchObject({ status: 503, code: "EMAIL_SEND_FAILED" });
+      } finally {
+        await smtp.restore();
+      }
+      const after = await prisma.invitation.findUniqueOrThrow({ where: { id: again.data!.id } });
+      expect(after).toMatchObject({ status: "pending", expiresAt: before.expiresAt });
+    });
+  });
+
+  describe("the same thing many times at once", () => {
+    it("10 concurrent sign-ups of one email create one user; every answer is the ordinary one", async () => {
+      const email = unique("twin");
+      const answers = await Promise.all(Array.from({ length: 10 }, () => signUp(email)));
+      expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
+      const bodies = (await Promise.all(answers.map((r) => r.json()))) as { user: Record<string, unknown> }[];
+      // Same shape and fields for the one that created the account and the nine others.
+      const shapes = new Set(bodies.map(({ user }) => JSON.stringify(Object.keys(user).sort())));
+      expect(shapes.size).toBe(1);
+      expect(bodies.every(({ user }) => user.email === email && user.emailVerified === false)).toBe(true);
+      expect(await prisma.user.count({ where: { email } })).toBe(1);
+      const [user] = await prisma.user.findMany({ where: { email }, select: { id: true } });
+      expect(await prisma.account.count({ where: { userId: user!.id } })).toBe(1);
+      expect(server.stdout()).not.toMatch(/sign-up\/email failed/);
+    });
+
+    it("10 concurrent acceptances of one invitation make one member; the others get a clean 4xx", async () => {
+      const owner = await verifiedUser();
+      const organization = await organizationOf(owner.id);
+      const recipient = await verifiedUser();
+      const invitation = await prisma.invitation.create({
+        data: {
+          id: `inv-${Date.now()}-${counter++}`,
+          organizationId: organization.id,
+          email: recipient.email,
+          role: "member",
+          inviterId: owner.id,
+          expiresAt: new Date(Date.now() + 3_600_000),
+        },
+      });
+      // The same person in two browsers (or a double click), ten times at once.
+      const browsers = await Promise.all(Array.from({ length: 10 }, () => sessionOf(recipient.id)));
+      const answers = await Promise.all(
+        browsers.map((b) => b.client.organization.acceptInvitation({ invitationId: invitation.id })),
+      );
+      const winners = answers.filter((answer) => answer.error === null);
+      expect(winners).toHaveLength(1);
+      for (const { error } of answers.filter((answer) => answer.error !== null)) {
+        expect(error!.status).toBeGreaterThanOrEqual(400);
+        expect(error!.status).toBeLessThan(500);
+        expect(["INVITATION_NOT_FOUND", "USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION"]).toContain(error!.code);
+      }
+      expect(await prisma.member.count({ where: { organizationId: organization.id, userId: recipient.id } })).toBe(1);
+      expect((await prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("accepted");
+      expect(await prisma.auditLog.count({ where: { action: "accept-invitation", targetId: invitation.id } })).toBe(1);
+    });
+  });
+
+  describe("SIGTERM under load", () => {
+    /** A request whose headers are sent and whose body is held back until `finish()`. */
+    function heldRequest(url: string, path: string, type: string, body: string) {
+      let settle!: (answer: { status: number; location: string | null; text: string }) => void;
+      const answer = new Promise<{ status: number; location: string | null; text: string }>(
+        (resolve) => (settle = resolve),
+      );
+      let finish = () => {};
+      const connected = new Promise<void>((resolve, reject) => {
+        const req = http.request(
+          url + path,
+          {
+            method: "POST",
+            agent: false,
+            headers: {
+              "Content-Type": type,
+              "Content-Length": String(Buffer.byteLength(body)),
+              Origin: url,
+              "User-Agent": BROWSER_UA,
+            },
+          },
+          (res) => {
+            let text = "";
+            res.on("data", (chunk: Buffer) => (text += chunk.toString()));
+            res.on("end", () => settle({ status: res.statusCode ?? 0, location: res.headers.location ?? null, text }));
+          },
+        );
+        req.on("error", (error) => {
+          settle({ status: -1, location: null, text: String(error) });
+          reject(error);
+        });
+        // Headers and the first bytes of the body are on their way once this write is flushed.
+        req.write(body.slice(0, 5), () => resolve());
+        finish = () => req.end(body.slice(5));
+      });
+      return { connected, answer, finish: () => finish() };
+    }
+
+    it("finishes ~50 in-flight page and API requests with their normal answers, refuses new ones, exits 0", async () => {
+      const drained = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: mailbox.url });
+      const json = "application/json";
+      const form = "application/x-www-form-urlencoded";
+      const nobody = (i: number) => `nobody-${i}-${Date.now()}@example.com`;
+      const kinds = [
+        // API: a password reset for an unknown address (200), a sign-out without a session (200).
+        ...Array.from({ length: 15 }, (_, i) => ({
+          request: heldRequest(
+            drained.url,
+            "/api/auth/request-password-reset",
+            json,
+            JSON.stringify({ email: nobody(i), redirectTo: "/reset-password" }),
+          ),
+          expected: 200,
+        })),
+        ...Array.from({ length: 10 }, () => ({
+          request: heldRequest(drained.url, "/api/auth/sign-out", json, "{}"),
+          expected: 200,
+        })),
+        // Pages: the forgot-password form (302 to its "sent" page), a sign-up form whose
+        // passwords differ (400, the form again with its errors).
+        ...Array.from({ length: 15 }, (_, i) => ({
+          request: heldRequest(
+            drained.url,
+            "/fr/forgot-password",
+            form,
+            new URLSearchParams({ email: nobody(i) }).toString(),
+          ),
+          expected: 302,
+        })),
+        ...Array.from({ length: 10 }, (_, i) => ({
+          request: heldRequest(
+            drained.url,
+            "/ja/signup",
+            form,
+            new URLSearchParams({
+              intent: "sign-up",
+              name: "Late",
+              email: nobody(i),
+              newPassword: "long-enough-1",
+              confirmPassword: "long-enough-2",
+            }).toString(),
+          ),
+          expected: 400,
+        })),
+      ];
+      await Promise.all(kinds.map(({ request }) => request.connected));
+      // A round trip on a connection made after them: by its answer, the server has taken in
+      // every request above (accepted in order, read their headers) and is waiting for bodies.
+      // (A new connection on purpose: fetch would reuse the keep-alive one of startServer's poll.)
+      const barrier = await new Promise<number>((resolve, reject) => {
+        http
+          .get(`${drained.url}/healthz`, { agent: false }, (res) => {
+            res.resume();
+            res.on("end", () => resolve(res.statusCode ?? 0));
+          })
+          .on("error", reject);
+      });
+      expect(barrier).toBe(200);
+
+      const signalled = Date.now();
+      process.kill(drained.pid, "SIGTERM");
+      await eventually(async () => drained.stdout().includes("SIGTERM received"), 5_000, "the signal to be handled");
+      // No new connections from now on.
+      await expect(fetch(`${drained.url}/healthz`)).rejects.toThrow();
+
+      for (const { request } of kinds) request.finish();
+      const answers = await Promise.all(kinds.map(({ request }) => request.answer));
+      expect(answers.map((answer) => `${answer.status} ${answer.status < 0 ? answer.text : ""}`)).toEqual(
+        kinds.map(({ expected }) => `${expected} `),
+      );
+      expect(JSON.parse(answers[0]!.text)).toMatchObject({ status: true });
+      expect(answers[30]!.location).toBe("/fr/forgot-password?sent=1");
+      expect(answers[49]!.text).toContain('<html lang="ja"');
+
+      const { code, stdout } = await drained.exited;
+      expect(code).toBe(0);
+      expect(Date.now() - signalled).toBeLessThan(10_000); // server.ts's SHUTDOWN_TIMEOUT_MS
+      expect(stdout).toContain("Server stopped");
+      expect(stdout).not.toContain("still running after");
+    }, 60_000);
+  });
+});
+
+// ---------------------------------------------------------------------------------------
+// The database stops while requests run (PostgreSQL)
+// ---------------------------------------------------------------------------------------
+
+// Last on purpose: the suite above points this process's Prisma client (the one in-process
+// sessions use) at its database before anything imports it; this one uses a client of its own.
+describe.skipIf(!onPostgres)("the database goes away and comes back (PostgreSQL)", () => {
+  let db: TestDatabase;
+  let proxy: TcpProxy;
+  let server: RunningServer;
+  let direct: import("~/server/db.server").Database;
+  let email: string;
+  let user: TestClient;
+
+  const cookie = () => user.cookieHeader();
+  const page = (path: string) => get(server.url + path, { Cookie: cookie() });
+  const api = (path: string) => fetch(server.url + path, { headers: { Cookie: cookie(), Origin: server.url } });
+  const signIn = (address: string) =>
+    fetch(`${server.url}/api/auth/sign-in/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: server.url },
+      body: JSON.stringify({ email: address, password: PASSWORD }),
+    });
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const target = new URL(db.url);
+    proxy = await startTcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const throughProxy = new URL(db.url);
+    throughProxy.host = proxy.host;
+    server = await startServer({ DATABASE_URL: throughProxy.toString(), AUTH_SECRET: SECRET });
+    const { createDatabase } = await import("~/server/db.server");
+    direct = createDatabase(db.url);
+    email = unique("outage");
+    const created = await direct.user.create({ data: { email, name: "Outage", emailVerified: true } });
+    await direct.account.create({
+      data: {
+        providerId: "credential",
+        accountId: created.id,
+        userId: created.id,
+        password: bcrypt.hashSync(PASSWORD, 4),
+      },
+    });
+    user = makeTestClient(server.url);
+    expect((await user.client.signIn.email({ email, password: PASSWORD })).error).toBeNull();
+  });
+
+  afterAll(async () => {
+    await direct?.$disconnect();
+    await server?.stop();
+    await proxy?.close();
+    await db?.drop();
+  });
+
+  it("answers 503 (page, API, health) while it is gone, stays up, and recovers by itself", async () => {
+    expect((await page("/fr/profile")).status).toBe(200);
+    expect((await api("/api/auth/list-sessions")).status).toBe(200);
+
+    // Requests in flight: their queries are on the wire when the database goes.
+    proxy.hold();
+    const inFlight = [
+      ...Array.from({ length: 5 }, () => page("/fr/profile")),
+      ...Array.from({ length: 5 }, () => api("/api/auth/list-sessions")),
+    ];
+    await eventually(async () => proxy.heldBytes() > 0, 10_000, "a query to be on its way");
+    const cutAt = Date.now();
+    await proxy.cut();
+    const answered = await Promise.all(inFlight);
+    expect(Date.now() - cutAt).toBeLessThan(10_000);
+    expect(answered.map((r) => r.status)).toEqual(Array(10).fill(503));
+    const inFlightPage = await answered[0]!.text();
+    expect(inFlightPage).toContain('data-testid="error-status">503');
+    expect(await answered[9]!.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE", message: expect.any(String) });
+
+    // While it is gone: the app's own 503 page in the page's language, fast.
+    for (const lng of ["fr", "ja"]) {
+      const started = Date.now();
+      const res = await page(`/${lng}/profile`);
+      expect(Date.now() - started).toBeLessThan(8_000);
+      expect(res.status).toBe(503);
+      expect(res.headers.get("Retry-After")).toBe("5");
+      const html = await res.text();
+      expect(html).toContain(`<html lang="${lng}"`);
+      expect(html).toContain(`<title>503 - ${localized(lng, "common", "unavailableTitle")}</title>`);
+      expect(html).toContain(localized(lng, "common", "unavailableDescription"));
+      expect(html).not.toMatch(/prisma|ECONNREFUSED|Can&#x27;t reach|terminated/i);
+    }
+    // A client-side navigation's data request: the root boundary gets the same 503 to render.
+    const navigation = await page("/fr/profile.data");
+    expect(navigation.status).toBe(503);
+    expect(await navigation.text()).toMatch(/"ErrorResponse",[^\]]*\]?.*503/);
+    // A form post too (the action's query fails): the same page, not a 500.
+    const form = await post(
+      `${server.url}/fr/signin`,
+      { intent: "sign-in", email, password: PASSWORD },
+      { Origin: server.url },
+    );
+    expect(form.status).toBe(503);
+    expect(await form.text()).toContain(localized("fr", "common", "unavailableTitle"));
+    // The API: 503 with a code and a message, for calls with and without a session.
+    const denied = await signIn(email);
+    expect(denied.status).toBe(503);
+    expect(denied.headers.get("Retry-After")).toBe("5");
+    expect(await denied.json()).toEqual({
+      code: "SERVICE_UNAVAILABLE",
+      message: "The service is temporarily unavailable. Please try again in a moment.",
+    });
+    const sessions = await api("/api/auth/list-sessions");
+    expect(sessions.status).toBe(503);
+    expect(await sessions.json()).toMatchObject({ code: "SERVICE_UNAVAILABLE" });
+    // The health check says so, for a load balancer to take the instance out.
+    const health = await fetch(`${server.url}/healthz`);
+    expect(health.status).toBe(503);
+    expect(await health.json()).toEqual({ status: "error" });
+    expect(alive(server)).toBe(true);
+
+    // Back: no restart, the pool reconnects on the next request.
+    await proxy.restore();
+    await eventually(
+      async () => (await fetch(`${server.url}/healthz`)).status === 200,
+      30_000,
+      "the health check to pass again",
+    );
+    expect((await page("/fr/profile")).status).toBe(200);
+    expect((await api("/api/auth/list-sessions")).status).toBe(200);
+    const again = await signIn(email);
+    expect(again.status).toBe(200);
+    expect(((await again.json()) as { user: { email: string } }).user.email).toBe(email);
+    expect(alive(server)).toBe(true);
+    expect(server.stdout()).toContain("database unavailable");
+    expect(server.stdout()).not.toMatch(/unhandled|uncaught/i);
+  }, 90_000);
+});
