@@ -57,6 +57,37 @@ const registry: Compiled[] = [
   ...passkeyEndpoints,
 ].map(compile);
 
+/** What tests (tests/integration/hostile-input.test.ts) may know of one endpoint: read-only, no handler. */
+export interface RegisteredEndpoint {
+  readonly method: Endpoint["method"];
+  /** Relative to BASE_PATH, with `:name` path parameters. */
+  readonly path: string;
+  /** Whether it exists under the current environment (a payment provider's routes only while in use). */
+  enabled(): boolean;
+  /** Whether the route's existence depends on the environment at all. */
+  readonly conditional: boolean;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly formBody: boolean;
+  readonly rawBody: boolean;
+}
+
+/** Every registered endpoint, in matching order, so a test can cover each without a hand-written list. */
+export function registeredEndpoints(): readonly RegisteredEndpoint[] {
+  return registry.map(({ endpoint: e }) =>
+    Object.freeze({
+      method: e.method,
+      path: e.path,
+      enabled: () => e.enabled?.() !== false,
+      conditional: e.enabled !== undefined,
+      body: e.body,
+      query: e.query,
+      formBody: Boolean(e.formBody),
+      rawBody: Boolean(e.rawBody),
+    }),
+  );
+}
+
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
   for (const { endpoint, pattern, names } of registry) {
     if (endpoint.method !== method || endpoint.enabled?.() === false) continue;
@@ -122,7 +153,7 @@ function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" 
 }
 
 /** URL fields any endpoint may receive, with the error each answers when untrusted. */
-const URL_FIELDS: [field: string, code: ErrorCode][] = [
+export const URL_FIELDS: readonly (readonly [field: string, code: ErrorCode])[] = [
   ["callbackURL", "INVALID_CALLBACK_URL"],
   ["redirectTo", "INVALID_REDIRECT_URL"],
   ["errorCallbackURL", "INVALID_ERROR_CALLBACK_URL"],
