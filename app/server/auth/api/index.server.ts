@@ -134,7 +134,13 @@ async function readBody(request: Request, endpoint: Endpoint): Promise<unknown> 
     }
   }
   if (endpoint.formBody && FORM_TYPE.test(type)) {
-    const form = await new Response(text, { headers: { "Content-Type": type } }).formData();
+    let form: FormData;
+    try {
+      form = await new Response(text, { headers: { "Content-Type": type } }).formData();
+    } catch {
+      // A multipart body without its boundary, cut short, or otherwise unreadable.
+      fail("BAD_REQUEST", "Invalid form data in request body");
+    }
     return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   }
   fail("UNSUPPORTED_MEDIA_TYPE");
