@@ -146,6 +146,44 @@ async function readBody(request: Request, endpoint: Endpoint): Promise<unknown> 
   fail("UNSUPPORTED_MEDIA_TYPE");
 }
 
+/**
+ * Characters no field of any call has a use for: C0 controls and DEL (NUL alone makes
+ * PostgreSQL refuse the query), C1 controls, and the bidirectional embedding, override and
+ * isolate controls that make a name read as something else. Line breaks and tabs are only
+ * allowed inside `metadata`, the free-form key/value data organizations and subscriptions keep.
+ */
+const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
+const LINE_CHARACTERS = /[\t\n\r]/;
+
+/** The path of the first string (key or value) in `input` with a forbidden character, or null. */
+function forbiddenCharacterAt(input: unknown, path: string[] = [], freeText = false): string[] | null {
+  if (typeof input === "string") {
+    return FORBIDDEN_CHARACTERS.test(input) || (!freeText && LINE_CHARACTERS.test(input)) ? path : null;
+  }
+  if (!input || typeof input !== "object") return null;
+  for (const [key, value] of Object.entries(input)) {
+    if (FORBIDDEN_CHARACTERS.test(key) || LINE_CHARACTERS.test(key)) return [...path, key];
+    const found = forbiddenCharacterAt(value, [...path, key], freeText || key === "metadata");
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The checks every JSON or form body and every query gets before its schema: a body is an
+ * object (or nothing), and no string in it carries a control character.
+ */
+function checkInput(input: unknown, where: "body" | "query"): void {
+  if (where === "body" && (input === null || typeof input !== "object" || Array.isArray(input))) {
+    fail("VALIDATION_ERROR", "Invalid body parameters: [body] expected an object");
+  }
+  const at = forbiddenCharacterAt(input);
+  if (at) {
+    const field = [where, ...at].join(".");
+    fail("VALIDATION_ERROR", `Invalid ${where} parameters: [${field}] contains a control character`);
+  }
+}
+
 function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
@@ -229,8 +267,11 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       query = rawQuery;
     } else {
       const rawBody = method === "POST" ? await readBody(request, endpoint) : undefined;
+      // URL fields first: an untrusted one answers its own code (INVALID_CALLBACK_URL, …).
       normalizeUrlFields(rawQuery);
       normalizeUrlFields(rawBody);
+      checkInput(rawQuery, "query");
+      if (rawBody !== undefined) checkInput(rawBody, "body");
       body = endpoint.body ? validate(endpoint.body, rawBody ?? {}, "body") : (rawBody ?? {});
       query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
     }
