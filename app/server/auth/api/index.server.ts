@@ -154,16 +154,29 @@ async function readBody(request: Request, endpoint: Endpoint): Promise<unknown> 
  */
 const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
 const LINE_CHARACTERS = /[\t\n\r]/;
+/**
+ * The longest string any field takes (32 KiB). The largest real ones, an ID token or a passkey's
+ * attestation, are a few KiB; names, ids and URLs have tighter bounds of their own.
+ */
+const MAX_STRING_LENGTH = 32 * 1024;
 
-/** The path of the first string (key or value) in `input` with a forbidden character, or null. */
-function forbiddenCharacterAt(input: unknown, path: string[] = [], freeText = false): string[] | null {
+type Problem = { path: string[]; reason: string };
+
+/** The first string (key or value) in `input` that no call takes, with why, or null. */
+function badStringIn(input: unknown, path: string[] = [], freeText = false): Problem | null {
   if (typeof input === "string") {
-    return FORBIDDEN_CHARACTERS.test(input) || (!freeText && LINE_CHARACTERS.test(input)) ? path : null;
+    if (input.length > MAX_STRING_LENGTH) return { path, reason: `is longer than ${MAX_STRING_LENGTH} characters` };
+    if (FORBIDDEN_CHARACTERS.test(input) || (!freeText && LINE_CHARACTERS.test(input))) {
+      return { path, reason: "contains a control character" };
+    }
+    return null;
   }
   if (!input || typeof input !== "object") return null;
   for (const [key, value] of Object.entries(input)) {
-    if (FORBIDDEN_CHARACTERS.test(key) || LINE_CHARACTERS.test(key)) return [...path, key];
-    const found = forbiddenCharacterAt(value, [...path, key], freeText || key === "metadata");
+    if (key.length > 256 || FORBIDDEN_CHARACTERS.test(key) || LINE_CHARACTERS.test(key)) {
+      return { path: [...path, key.slice(0, 64)], reason: "is not a valid key" };
+    }
+    const found = badStringIn(value, [...path, key], freeText || key === "metadata");
     if (found) return found;
   }
   return null;
@@ -171,17 +184,14 @@ function forbiddenCharacterAt(input: unknown, path: string[] = [], freeText = fa
 
 /**
  * The checks every JSON or form body and every query gets before its schema: a body is an
- * object (or nothing), and no string in it carries a control character.
+ * object (or nothing), and no string in it carries a control character or runs past 32 KiB.
  */
 function checkInput(input: unknown, where: "body" | "query"): void {
   if (where === "body" && (input === null || typeof input !== "object" || Array.isArray(input))) {
     fail("VALIDATION_ERROR", "Invalid body parameters: [body] expected an object");
   }
-  const at = forbiddenCharacterAt(input);
-  if (at) {
-    const field = [where, ...at].join(".");
-    fail("VALIDATION_ERROR", `Invalid ${where} parameters: [${field}] contains a control character`);
-  }
+  const bad = badStringIn(input);
+  if (bad) fail("VALIDATION_ERROR", `Invalid ${where} parameters: [${[where, ...bad.path].join(".")}] ${bad.reason}`);
 }
 
 function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
