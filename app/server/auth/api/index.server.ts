@@ -10,6 +10,7 @@
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { FORBIDDEN_CHARACTERS, LINE_CHARACTERS } from "~/lib/text";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { untrustedOriginResponse } from "../origin.server";
@@ -147,14 +148,6 @@ async function readBody(request: Request, endpoint: Endpoint): Promise<unknown> 
 }
 
 /**
- * Characters no field of any call has a use for: C0 controls and DEL (NUL alone makes
- * PostgreSQL refuse the query), C1 controls, and the bidirectional embedding, override and
- * isolate controls that make a name read as something else. Line breaks and tabs are only
- * allowed inside `metadata`, the free-form key/value data organizations and subscriptions keep.
- */
-const FORBIDDEN_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\u202a-\u202e\u2066-\u2069]/;
-const LINE_CHARACTERS = /[\t\n\r]/;
-/**
  * The longest string any field takes (32 KiB). The largest real ones, an ID token or a passkey's
  * attestation, are a few KiB; names, ids and URLs have tighter bounds of their own.
  */
@@ -162,7 +155,11 @@ const MAX_STRING_LENGTH = 32 * 1024;
 
 type Problem = { path: string[]; reason: string };
 
-/** The first string (key or value) in `input` that no call takes, with why, or null. */
+/**
+ * The first string (key or value) in `input` that no call takes, with why, or null. No string
+ * has FORBIDDEN_CHARACTERS (app/lib/text.ts); line breaks and tabs are only allowed inside
+ * `metadata`, the free-form key/value data organizations and subscriptions keep.
+ */
 function badStringIn(input: unknown, path: string[] = [], freeText = false): Problem | null {
   if (typeof input === "string") {
     if (input.length > MAX_STRING_LENGTH) return { path, reason: `is longer than ${MAX_STRING_LENGTH} characters` };
