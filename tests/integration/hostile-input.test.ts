@@ -111,10 +111,12 @@ async function snapshot(): Promise<Snapshot> {
   const { Prisma } = await import("~/server/db.server");
   const out: Snapshot = new Map();
   for (const model of Object.values(Prisma.ModelName)) {
-    const delegate = (prisma as unknown as Record<string, { findMany(): Promise<unknown[]> }>)[
+    const delegate = (prisma as unknown as Record<string, { findMany(args?: object): Promise<unknown[]> }>)[
       model.charAt(0).toLowerCase() + model.slice(1)
     ]!;
-    out.set(model, (await delegate.findMany()).map(serialize).sort());
+    // The audit log's refused attempts are never compared (see diff) and are most of its rows.
+    const where = model === "AuditLog" ? { where: { status: { not: "failure" } } } : undefined;
+    out.set(model, (await delegate.findMany(where)).map(serialize).sort());
   }
   return out;
 }
@@ -254,7 +256,6 @@ const WRONG_TYPES: Record<string, unknown> = {
   number: 12345,
   object: { $gt: "" },
   array: ["a", "b"],
-  boolean: true,
   null: null,
 };
 
@@ -581,6 +582,7 @@ function apiProbes(
     if (typeof sample(leaf, field.schema) !== "string") continue;
     add(`field ${name}: 100 KB`, json(setPath(plausible, field.path, LONG)));
     for (const [textName, text] of Object.entries(TEXT)) {
+      if (textName === "bell") continue; // as esc, field by field; the every-field probe sends it
       const legit = OPAQUE_FIELD.test(leaf) && textName !== "nul";
       add(`field ${name}: ${textName}`, { ...json(setPath(plausible, field.path, text)), legit });
     }
@@ -1144,6 +1146,7 @@ describe("open redirects", () => {
           hops: [sent.location ?? ""],
           left: sent.location !== null && !sameOrigin(base, sent.location),
         });
+        if (page !== "/signin") continue; // the pages below once per target
         const jar = new Map<string, string>();
         applySetCookies(jar, sent.setCookies);
         const cookie = cookieOf(jar);
@@ -1591,13 +1594,15 @@ function formProbes(route: FormRoute, caller: Caller): FormProbe[] {
       ]),
     ]);
     if (intent !== null) add(`${tag}: 100 KB intent`, [["intent", intent + LONG]]);
-    for (const [name, text] of Object.entries(TEXT)) {
-      if (intent !== null) add(`${tag}: ${name} in the intent`, [["intent", intent + text]]);
+    if (intent !== null) {
+      add(`${tag}: control characters in the intent`, [["intent", intent + TEXT.nul + TEXT.esc + TEXT.bidi]]);
+      add(`${tag}: line break in the intent`, [["intent", intent + TEXT.crlf]]);
     }
     if (route.fields.length === 0) continue; // the bare intent is the form's real action
     add(`${tag}: 100 KB`, withIntent(route.fields.map((f) => [f, LONG])));
-    for (const [name, text] of Object.entries(TEXT))
-      add(`${tag}: ${name}`, withIntent(route.fields.map((f) => [f, text])));
+    for (const [name, text] of Object.entries(TEXT)) {
+      if (name !== "bell") add(`${tag}: ${name}`, withIntent(route.fields.map((f) => [f, text])));
+    }
     add(`${tag}: unicode`, withIntent(route.fields.map((f) => [f, UNICODE])), { legit: true });
   }
   return probes;
