@@ -391,7 +391,7 @@ function setPath(target: Record<string, unknown>, path: string[], value: unknown
 // API probes
 // ---------------------------------------------------------------------------------------
 
-type Caller = "guest" | "user" | "admin" | "forged";
+type Caller = "guest" | "user" | "admin";
 
 interface ApiProbe {
   endpoint: RegisteredEndpoint;
@@ -400,8 +400,8 @@ interface ApiProbe {
   path: string;
   body?: string | null;
   type?: string | null;
+  /** A cookie of its own; otherwise the caller's current session (cookieFor). */
   cookie?: string;
-  /** A cookie of its own (forged ones); otherwise the caller's current session. */
   /** Legitimate input (non-ASCII text, an opaque password): never a 5xx, may be accepted. */
   legit?: boolean;
 }
@@ -448,7 +448,7 @@ const EXCEPTIONS: Record<string, { allow: (probe: ApiProbe) => boolean; why: str
   },
   "POST /delete-user": {
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
-    why: "every field is optional: with a fresh session and no password it mails a confirmation (contract section 0)",
+    why: "every field is optional: a fresh session without a password gets the emailed confirmation (contract: delete-user, freshAge)",
   },
   "POST /organization/set-active": {
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
