@@ -462,8 +462,10 @@ const LINGER_MS = 2_000;
  * does: a socket closed while data is still arriving is reset, and a client busy sending
  * would lose the 413 before reading it. So Node must not close the connection right after
  * the response (it would, for a client that sent `Connection: close`); instead the rest of
- * the body is read and discarded, and the connection is closed when the body ends, or
- * forcibly after LINGER_MS.
+ * the body is read and discarded, or the connection is closed forcibly after LINGER_MS.
+ * Once the body has ended the connection is as good as after any request, and the 413 said
+ * keep-alive: closing it then would fail the next request a client had already sent on it
+ * ("other side closed"). It is only closed when the client asked for that.
  */
 function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env): Promise<void> {
   req.resume(); // flowing with no "data" listener: discard
@@ -471,9 +473,10 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env)
     res.shouldKeepAlive = true;
     const socket = req.socket;
     const timer = setTimeout(() => socket.destroy(), LINGER_MS);
+    const clientCloses = /\bclose\b/i.test(String(req.headers.connection ?? ""));
     req.once("end", () => {
       clearTimeout(timer);
-      socket.end();
+      if (clientCloses) socket.end();
     });
     socket.once("close", () => clearTimeout(timer));
   }

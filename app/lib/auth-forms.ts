@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { isSingleLine } from "~/lib/text";
 
 /**
  * The page forms' schemas, shared by the server action and the browser (conform validates
@@ -21,16 +22,25 @@ export const email = z
   .email({ error: (issue) => (issue.input === undefined ? REQUIRED : "INVALID_EMAIL") })
   .max(254, { error: "INVALID_EMAIL" });
 
-/** A new password: the catalogue's length codes. */
+/** Tabs and line breaks, which a one-line input never sends: "auth:form.invalidCharacters". */
+const SINGLE_LINE = { error: "auth:form.invalidCharacters" } as const;
+
+/** A new password: the catalogue's length codes; one line, as a password input types it. */
 export const newPassword = z
   .string({ error: REQUIRED })
   .min(PASSWORD_MIN, { error: "PASSWORD_TOO_SHORT" })
-  .max(PASSWORD_MAX, { error: "PASSWORD_TOO_LONG" });
+  .max(PASSWORD_MAX, { error: "PASSWORD_TOO_LONG" })
+  .refine(isSingleLine, SINGLE_LINE);
 
 /** An existing password is only checked by the service; just bound its size. */
 const currentPassword = z.string({ error: REQUIRED }).max(PASSWORD_MAX * 4, { error: "INVALID_PASSWORD" });
 
-export const name = z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(NAME_MAX);
+export const name = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, { error: REQUIRED })
+  .max(NAME_MAX)
+  .refine(isSingleLine, SINGLE_LINE);
 
 function confirmed<T extends { newPassword: string; confirmPassword: string }>(value: T, ctx: z.RefinementCtx) {
   if (value.newPassword !== value.confirmPassword) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { email, NAME_MAX } from "~/lib/auth-forms";
+import { isSingleLine } from "~/lib/text";
 
 /**
  * The organization pages' form schemas, shared by the actions and the browser (conform
@@ -15,7 +16,12 @@ export const isReservedSlug = (slug: string) => RESERVED_SLUGS.includes(slug);
 
 const REQUIRED = "auth:form.required";
 
-const name = z.string({ error: REQUIRED }).trim().min(1, { error: REQUIRED }).max(NAME_MAX);
+const name = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, { error: REQUIRED })
+  .max(NAME_MAX)
+  .refine(isSingleLine, { error: "auth:form.invalidCharacters" });
 
 const slug = z
   .string({ error: REQUIRED })

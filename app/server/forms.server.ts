@@ -2,6 +2,7 @@ import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import type { Locale } from "~/i18n/config";
 import { safeRedirect } from "~/lib/safe-redirect";
+import { FORBIDDEN_CHARACTERS } from "~/lib/text";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta, type AuthSession } from "~/server/auth/session.server";
 import { socialRedirect } from "~/server/auth/social/social.server";
@@ -107,20 +108,24 @@ const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/
  * Page actions and resource routes read forms, nothing else. A state-changing request whose
  * body is not a readable form (JSON, XML, a broken multipart body, none at all) is answered
  * 415 or 400 with the error page before any action runs, instead of failing inside
- * `request.formData()` as a 500. /api/auth reads its bodies itself.
+ * `request.formData()` as a 500. So is a form with a character no field takes (a control
+ * character, a bidi override: app/lib/text.ts) in a name or a value, which no browser sends
+ * from what a person typed; NUL alone used to reach PostgreSQL and fail as a 500.
+ * /api/auth reads its bodies itself.
  */
 export const formBodyMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
   if (request.method === "GET" || request.method === "HEAD") return;
   if (new URL(request.url).pathname.startsWith("/api/auth/")) return;
   const type = request.headers.get("Content-Type") ?? "";
-  let status = FORM_TYPE.test(type) ? 0 : 415;
-  if (!status && /^multipart\//i.test(type))
-    status = await request
-      .clone()
-      .formData()
-      .then(
-        () => 0,
-        () => 400,
-      );
-  if (status) throw data({ message: getInstance(context).t("error.unreadableForm") }, { status });
+  if (!FORM_TYPE.test(type)) throw data({ message: getInstance(context).t("error.unreadableForm") }, { status: 415 });
+  const form = await request
+    .clone()
+    .formData()
+    .catch(() => null);
+  if (!form) throw data({ message: getInstance(context).t("error.unreadableForm") }, { status: 400 });
+  for (const [name, value] of form) {
+    if (FORBIDDEN_CHARACTERS.test(name) || (typeof value === "string" && FORBIDDEN_CHARACTERS.test(value))) {
+      throw data({ message: getInstance(context).t("error.forbiddenCharacters") }, { status: 400 });
+    }
+  }
 };

@@ -34,11 +34,12 @@ import {
 // ---- inputs ----
 
 export const signUpEmailInput = z.object({
-  name: z.string(),
+  // The same bounds as update-user's: a name and an image URL are stored and shown everywhere.
+  name: z.string().max(255),
   // Sign-up is not among the calls whose bad email is INVALID_EMAIL (spec section 5).
   email: z.email(),
   password: passwordSchema,
-  image: z.string().nullish(),
+  image: z.string().max(2048).nullish(),
   callbackURL: z.string().optional(),
   rememberMe: booleanish.optional(),
 });

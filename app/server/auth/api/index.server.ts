@@ -11,6 +11,7 @@ import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { errorText, isDatabaseUnavailable } from "~/server/db.server";
+import { FORBIDDEN_CHARACTERS, LINE_CHARACTERS } from "~/lib/text";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { untrustedOriginResponse } from "../origin.server";
@@ -58,6 +59,37 @@ const registry: Compiled[] = [
   ...passkeyEndpoints,
 ].map(compile);
 
+/** What tests (tests/integration/hostile-input.test.ts) may know of one endpoint: read-only, no handler. */
+export interface RegisteredEndpoint {
+  readonly method: Endpoint["method"];
+  /** Relative to BASE_PATH, with `:name` path parameters. */
+  readonly path: string;
+  /** Whether it exists under the current environment (a payment provider's routes only while in use). */
+  enabled(): boolean;
+  /** Whether the route's existence depends on the environment at all. */
+  readonly conditional: boolean;
+  readonly body?: z.ZodType;
+  readonly query?: z.ZodType;
+  readonly formBody: boolean;
+  readonly rawBody: boolean;
+}
+
+/** Every registered endpoint, in matching order, so a test can cover each without a hand-written list. */
+export function registeredEndpoints(): readonly RegisteredEndpoint[] {
+  return registry.map(({ endpoint: e }) =>
+    Object.freeze({
+      method: e.method,
+      path: e.path,
+      enabled: () => e.enabled?.() !== false,
+      conditional: e.enabled !== undefined,
+      body: e.body,
+      query: e.query,
+      formBody: Boolean(e.formBody),
+      rawBody: Boolean(e.rawBody),
+    }),
+  );
+}
+
 function match(method: string, path: string): { endpoint: Endpoint; params: Record<string, string> } | null {
   for (const { endpoint, pattern, names } of registry) {
     if (endpoint.method !== method || endpoint.enabled?.() === false) continue;
@@ -104,10 +136,62 @@ async function readBody(request: Request, endpoint: Endpoint): Promise<unknown> 
     }
   }
   if (endpoint.formBody && FORM_TYPE.test(type)) {
-    const form = await new Response(text, { headers: { "Content-Type": type } }).formData();
+    let form: FormData;
+    try {
+      form = await new Response(text, { headers: { "Content-Type": type } }).formData();
+    } catch {
+      // A multipart body without its boundary, cut short, or otherwise unreadable.
+      fail("BAD_REQUEST", "Invalid form data in request body");
+    }
     return Object.fromEntries([...form].filter((entry): entry is [string, string] => typeof entry[1] === "string"));
   }
   fail("UNSUPPORTED_MEDIA_TYPE");
+}
+
+/**
+ * The longest string any field takes (32 KiB). The largest real ones, an ID token or a passkey's
+ * attestation, are a few KiB; names, ids and URLs have tighter bounds of their own.
+ */
+const MAX_STRING_LENGTH = 32 * 1024;
+
+type Problem = { path: string[]; reason: string };
+
+/**
+ * The first string (key or value) in `input` that no call takes, with why, or null. No string
+ * has FORBIDDEN_CHARACTERS (app/lib/text.ts); line breaks and tabs are only allowed in the
+ * multi-line fields: `metadata` (free-form data organizations and subscriptions keep), a ban's
+ * reason (the console's dialog is a textarea) and a password (it is the user's own choice).
+ */
+const MULTI_LINE_FIELDS = new Set(["metadata", "banReason", "password", "currentPassword", "newPassword"]);
+function badStringIn(input: unknown, path: string[] = [], freeText = false): Problem | null {
+  if (typeof input === "string") {
+    if (input.length > MAX_STRING_LENGTH) return { path, reason: `is longer than ${MAX_STRING_LENGTH} characters` };
+    if (FORBIDDEN_CHARACTERS.test(input) || (!freeText && LINE_CHARACTERS.test(input))) {
+      return { path, reason: "contains a control character" };
+    }
+    return null;
+  }
+  if (!input || typeof input !== "object") return null;
+  for (const [key, value] of Object.entries(input)) {
+    if (key.length > 256 || FORBIDDEN_CHARACTERS.test(key) || LINE_CHARACTERS.test(key)) {
+      return { path: [...path, key.slice(0, 64)], reason: "is not a valid key" };
+    }
+    const found = badStringIn(value, [...path, key], freeText || MULTI_LINE_FIELDS.has(key));
+    if (found) return found;
+  }
+  return null;
+}
+
+/**
+ * The checks every JSON or form body and every query gets before its schema: a body is an
+ * object (or nothing), and no string in it carries a control character or runs past 32 KiB.
+ */
+function checkInput(input: unknown, where: "body" | "query"): void {
+  if (where === "body" && (input === null || typeof input !== "object" || Array.isArray(input))) {
+    fail("VALIDATION_ERROR", "Invalid body parameters: [body] expected an object");
+  }
+  const bad = badStringIn(input);
+  if (bad) fail("VALIDATION_ERROR", `Invalid ${where} parameters: [${[where, ...bad.path].join(".")}] ${bad.reason}`);
 }
 
 function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
@@ -123,7 +207,7 @@ function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" 
 }
 
 /** URL fields any endpoint may receive, with the error each answers when untrusted. */
-const URL_FIELDS: [field: string, code: ErrorCode][] = [
+export const URL_FIELDS: readonly (readonly [field: string, code: ErrorCode])[] = [
   ["callbackURL", "INVALID_CALLBACK_URL"],
   ["redirectTo", "INVALID_REDIRECT_URL"],
   ["errorCallbackURL", "INVALID_ERROR_CALLBACK_URL"],
@@ -193,8 +277,11 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       query = rawQuery;
     } else {
       const rawBody = method === "POST" ? await readBody(request, endpoint) : undefined;
+      // URL fields first: an untrusted one answers its own code (INVALID_CALLBACK_URL, …).
       normalizeUrlFields(rawQuery);
       normalizeUrlFields(rawBody);
+      checkInput(rawQuery, "query");
+      if (rawBody !== undefined) checkInput(rawBody, "body");
       body = endpoint.body ? validate(endpoint.body, rawBody ?? {}, "body") : (rawBody ?? {});
       query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
     }

@@ -34,15 +34,21 @@ function absoluteWith(target: string, params: Record<string, string> = {}): stri
   return withParams(new URL(target, BASE_URL).href, params, trustedOrigins) ?? `${BASE_URL}/`;
 }
 
-// What a provider may send back (query of the GET, form of Apple's POST).
+/** A callback field, bounded: Apple's form POST is re-issued as a GET whose URL carries them all. */
+const field = (max: number) => param(z.string().max(max)).optional();
+
+// What a provider may send back (query of the GET, form of Apple's POST). The bounds are far
+// above what providers send (a code of a few hundred characters, a 32-character state, Apple's
+// `user` of a few hundred) and keep the re-issued Location well under the 16 KB that servers
+// and browsers read in headers, whatever the percent-encoding.
 const callbackFields = z.object({
-  code: param(z.string()).optional(),
-  state: param(z.string()).optional(),
-  error: param(z.string()).optional(),
-  error_description: param(z.string()).optional(),
-  iss: param(z.string()).optional(),
-  user: param(z.string()).optional(),
-  device_id: param(z.string()).optional(),
+  code: field(1024),
+  state: field(128),
+  error: field(128),
+  error_description: field(1024),
+  iss: field(256),
+  user: field(1024),
+  device_id: field(256),
 });
 
 /** The user's id for the token calls: the session's; a `userId` of someone else is refused. */
