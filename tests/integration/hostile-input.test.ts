@@ -454,6 +454,10 @@ const EXCEPTIONS: Record<string, { allow: (probe: ApiProbe) => boolean; why: str
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
     why: "neither organizationId nor organizationSlug unsets the active organization and answers null (contract)",
   },
+  "POST /admin/ban-user": {
+    allow: (p) => p.caller === "admin" && p.label === "field banReason: crlf",
+    why: "a ban's reason is multi-line text (the console's dialog is a textarea); an admin may ban with one",
+  },
   "POST /organization/set-active-team": {
     allow: (p) => p.caller === "user" && (EMPTY_CALL.test(p.label) || p.label === "every field: null"),
     why: "teamId null or absent unsets the active team and answers null (contract)",
@@ -470,6 +474,7 @@ const WRITES: Record<string, readonly string[]> = {
   "POST /delete-user": ["Verification", "AuditLog"],
   "POST /organization/set-active": ["Session"],
   "POST /organization/set-active-team": ["Session"],
+  "POST /admin/ban-user": ["User", "Session", "AuditLog"],
 };
 
 function fillPath(path: string, value: string): string {
