@@ -1,0 +1,341 @@
+import { expect, test, type Page } from "@playwright/test";
+import { BASE_URL } from "../../playwright.config";
+import { stepAt, totp, secretOfURI } from "../support/totp";
+import { auditInPlace, auditPage, expectNoProblems, pagePatterns } from "./support/a11y";
+import { ADMIN, signInAs } from "./support/admin";
+import { formWith, signedInAccount, texts, uniqueEmail } from "./support/auth";
+import { waitForLink } from "./support/mail";
+import { addMember, otherAccount } from "./support/organizations";
+
+// Accessibility: axe-core (WCAG 2.0/2.1 A and AA) on every page of app/routes.ts, in the light
+// and the dark theme, failing on any serious or critical violation. The pages are listed in
+// PAGES by their route pattern; a test compares that list with the route table, so a new page
+// cannot be forgotten. Each area (a guest, the second sign-in step, a signed-in owner of an
+// organization and the person they invite, the admin) sets itself up once and visits its
+// pages directly.
+
+/** Who looks at a page; each is one test with its own set-up. */
+type Area = "guest" | "second-step" | "two-factor-on" | "user" | "invitee" | "admin";
+
+interface Visit {
+  area: Area;
+  /** The URL; `{name}` is filled from the area's set-up (`{slug}`, `{userId}`…). */
+  url: string;
+  /** Where the visit must land (a pathname, or a pattern), when not `url`'s own pathname. */
+  lands?: string | RegExp;
+  /** What must be on the page before axe runs (beyond the URL). */
+  shows?: (page: Page) => Promise<void>;
+  /** The root's error page (404) is drawn without the app, which never marks hydration. */
+  errorPage?: true;
+}
+
+const dialog = async (page: Page) => expect(page.getByTestId("confirm-dialog")).toBeVisible();
+const heading = async (page: Page) => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+
+/** Every page pattern of app/routes.ts (without the locale prefix), and its visits. */
+const PAGES: Record<string, Visit[]> = {
+  "": [
+    { area: "guest", url: "/", shows: heading },
+    { area: "guest", url: "/ja", shows: heading },
+    { area: "user", url: "/", shows: heading },
+  ],
+  pricing: [
+    { area: "guest", url: "/pricing", shows: heading },
+    { area: "guest", url: "/zh-CN/pricing", shows: heading },
+  ],
+  "403": [
+    { area: "guest", url: "/403", shows: heading },
+    // A signed-in person who is not an admin, on an admin page.
+    { area: "user", url: "/admin/dashboard", lands: "/403", shows: heading },
+  ],
+  "verify-email": [
+    { area: "guest", url: "/verify-email", shows: heading },
+    { area: "user", url: "/verify-email", shows: heading },
+  ],
+  "invitations/:id": [
+    { area: "guest", url: "/invitations/{invitationId}", shows: heading },
+    // The organization's owner is not the invitation's recipient.
+    { area: "user", url: "/invitations/{invitationId}", shows: heading },
+    {
+      area: "invitee",
+      url: "/invitations/{invitationId}",
+      shows: (page) => expect(page.getByTestId("invitation")).toBeVisible(),
+    },
+    {
+      area: "invitee",
+      url: "/fr/invitations/{invitationId}",
+      shows: (page) => expect(page.getByTestId("invitation")).toBeVisible(),
+    },
+  ],
+  signin: [
+    { area: "guest", url: "/signin", shows: heading },
+    { area: "guest", url: "/ja/signin", shows: heading },
+  ],
+  "signin/two-factor": [
+    { area: "second-step", url: "/signin/two-factor", shows: heading },
+    { area: "second-step", url: "/signin/two-factor?method=backup-code", shows: heading },
+  ],
+  signup: [
+    { area: "guest", url: "/signup", shows: heading },
+    { area: "guest", url: "/fr/signup", shows: heading },
+  ],
+  "forgot-password": [{ area: "guest", url: "/forgot-password", shows: heading }],
+  "reset-password": [
+    // No token, or a spent one: the "ask for a new link" panel.
+    { area: "guest", url: "/reset-password?error=INVALID_TOKEN", lands: "/reset-password", shows: heading },
+    // The emailed link's token: the new password form.
+    { area: "guest", url: "/reset-password?token={resetToken}", lands: "/reset-password", shows: heading },
+  ],
+  profile: [
+    { area: "user", url: "/profile", shows: heading },
+    { area: "user", url: "/zh-CN/profile", shows: heading },
+    { area: "two-factor-on", url: "/profile", shows: heading },
+  ],
+  "profile/two-factor": [
+    { area: "user", url: "/profile/two-factor", shows: heading },
+    // Switched on: the backup codes and trusted devices.
+    { area: "two-factor-on", url: "/profile/two-factor", shows: heading },
+  ],
+  billing: [
+    { area: "user", url: "/billing", shows: (page) => expect(page.getByTestId("subscription").first()).toBeVisible() },
+  ],
+  "billing/success": [
+    // Subscribed (the stand-in's webhook has arrived)…
+    {
+      area: "user",
+      url: "/billing/success?reference={userId}",
+      shows: (page) => expect(page.getByTestId("checkout-success")).toBeVisible(),
+    },
+    // …and still waiting for it (the organization never went through a checkout).
+    { area: "user", url: "/billing/success?reference={organizationId}", shows: heading },
+  ],
+  checkout: [
+    {
+      area: "user",
+      url: "/checkout?plan=team&interval=yearly",
+      shows: (page) => expect(page.getByTestId("checkout-price")).toBeVisible(),
+    },
+    {
+      area: "user",
+      url: "/ja/checkout?plan=pro&interval=monthly",
+      shows: (page) => expect(page.getByTestId("checkout-price")).toBeVisible(),
+    },
+  ],
+  organizations: [{ area: "user", url: "/organizations", shows: heading }],
+  "organizations/new": [
+    { area: "user", url: "/organizations/new", shows: heading },
+    { area: "user", url: "/ja/organizations/new", shows: heading },
+  ],
+  "organizations/:slug": [
+    { area: "user", url: "/organizations/{slug}", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}", shows: heading },
+  ],
+  "organizations/:slug/members/:memberId/remove": [
+    { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
+  ],
+  "organizations/:slug/teams/:teamId": [{ area: "user", url: "/organizations/{slug}/teams/{teamId}", shows: dialog }],
+  "organizations/:slug/teams/:teamId/remove": [
+    { area: "user", url: "/organizations/{slug}/teams/{teamId}/remove", shows: dialog },
+  ],
+  "organizations/:slug/leave": [{ area: "user", url: "/organizations/{slug}/leave", shows: dialog }],
+  "organizations/:slug/delete": [{ area: "user", url: "/organizations/{slug}/delete", shows: dialog }],
+  // The console's layout route: /admin is sent on to the dashboard (navigation.ts).
+  admin: [{ area: "admin", url: "/admin", lands: "/admin/dashboard", shows: heading }],
+  "admin/dashboard": [
+    { area: "admin", url: "/admin/dashboard", shows: heading },
+    { area: "admin", url: "/zh-CN/admin/dashboard", shows: heading },
+  ],
+  "admin/users": [{ area: "admin", url: "/admin/users", shows: heading }],
+  "admin/users/new": [{ area: "admin", url: "/admin/users/new", shows: dialog }],
+  "admin/users/:userId/ban": [{ area: "admin", url: "/admin/users/{userId}/ban", shows: dialog }],
+  "admin/users/:userId/password": [{ area: "admin", url: "/admin/users/{userId}/password", shows: dialog }],
+  "admin/users/:userId/two-factor": [{ area: "admin", url: "/admin/users/{userId}/two-factor", shows: dialog }],
+  "admin/users/:userId/delete": [{ area: "admin", url: "/admin/users/{userId}/delete", shows: dialog }],
+  "admin/subscriptions": [{ area: "admin", url: "/admin/subscriptions", shows: heading }],
+  "admin/maintenance/database": [{ area: "admin", url: "/admin/maintenance/database", shows: heading }],
+  "admin/maintenance/audit-log": [{ area: "admin", url: "/admin/maintenance/audit-log", shows: heading }],
+  "admin/maintenance/migrations": [{ area: "admin", url: "/admin/maintenance/migrations", shows: heading }],
+  // Anything else: the root's 404 page.
+  "*": [
+    { area: "guest", url: "/no-such-page", errorPage: true, shows: heading },
+    { area: "guest", url: "/ja/no-such-page", errorPage: true, shows: heading },
+  ],
+};
+
+test("every page of app/routes.ts is in the accessibility list", () => {
+  const routes = pagePatterns();
+  expect(
+    routes.filter((pattern) => !(pattern in PAGES)),
+    "pages with no accessibility check: add them to PAGES",
+  ).toEqual([]);
+  expect(
+    Object.keys(PAGES).filter((pattern) => !routes.includes(pattern)),
+    "PAGES names routes that no longer exist",
+  ).toEqual([]);
+});
+
+/** The API with the page's cookies; a state-changing call names our origin (origin.server.ts). */
+async function api<T>(page: Page, path: string, data?: unknown): Promise<T> {
+  const response = data
+    ? await page.request.post(`/api/auth${path}`, { data, headers: { Origin: BASE_URL } })
+    : await page.request.get(`/api/auth${path}`);
+  expect(response.status(), `${path}: ${await response.text()}`).toBe(200);
+  return (await response.json()) as T;
+}
+
+/** Visits the area's pages in both themes and fails with every violation found. */
+async function auditArea(page: Page, area: Area, ids: Record<string, string> = {}) {
+  const problems: string[] = [];
+  for (const visits of Object.values(PAGES)) {
+    for (const visit of visits.filter((candidate) => candidate.area === area)) {
+      const url = visit.url.replace(/{(\w+)}/g, (_, name: string) => {
+        if (!(name in ids)) throw new Error(`${visit.url}: the ${area} set-up gives no ${name}`);
+        return encodeURIComponent(ids[name]!);
+      });
+      const lands = visit.lands ?? new URL(url, BASE_URL).pathname;
+      problems.push(
+        ...(await auditPage(
+          page,
+          url,
+          async (page) => {
+            if (typeof lands === "string") await expect(page).toHaveURL((href) => href.pathname === lands);
+            else await expect(page).toHaveURL(lands);
+            await visit.shows?.(page);
+          },
+          { hydrates: !visit.errorPage },
+        )),
+      );
+    }
+  }
+  return problems;
+}
+
+test.describe("axe, light and dark", () => {
+  test("guest pages", async ({ page, browser }) => {
+    test.slow();
+    // An invitation and a password reset link, made elsewhere.
+    const elsewhere = await browser.newContext();
+    const owner = await elsewhere.newPage();
+    const account = await signedInAccount(owner, "en", "Ada Lovelace");
+    const slug = `guest-${Date.now().toString(36)}`;
+    const organization = await api<{ id: string }>(owner, "/organization/create", { name: "Guest Co", slug });
+    const invitation = await api<{ id: string }>(owner, "/organization/invite-member", {
+      email: uniqueEmail("a11y-guest"),
+      role: "member",
+      organizationId: organization.id,
+    });
+    await elsewhere.close();
+    await page.request.post("/api/auth/request-password-reset", {
+      data: { email: account.email, redirectTo: "/reset-password" },
+    });
+    const link = await waitForLink(account.email, "/api/auth/reset-password/");
+    const resetToken = new URL(link.url).pathname.split("/").pop()!;
+
+    expectNoProblems(await auditArea(page, "guest", { invitationId: invitation.id, resetToken }));
+  });
+
+  test("the second sign-in step, and two-factor settings switched on", async ({ page }) => {
+    test.slow();
+    const t = texts("en");
+    const { email, password } = await signedInAccount(page, "en");
+    const problems: string[] = [];
+
+    // The setup (QR code, secret, backup codes) is what the password form answers with.
+    await page.emulateMedia({ colorScheme: "light" });
+    await page.goto("/profile/two-factor");
+    const enable = formWith(page, t("twoFactor.settings.enable"));
+    await enable.getByLabel(t("form.password"), { exact: true }).fill(password);
+    await enable.getByRole("button", { name: t("twoFactor.settings.enable") }).click();
+    await expect(page.getByTestId("totp-qr").locator("svg")).toBeVisible();
+    problems.push(...(await auditInPlace(page, "/profile/two-factor, setting up")));
+
+    // Switched on through the JSON API instead (a fresh secret replaces the page's).
+    const { totpURI } = await api<{ totpURI: string }>(page, "/two-factor/enable", { password });
+    const secret = secretOfURI(totpURI);
+    await api(page, "/two-factor/verify-totp", { code: totp(secret) });
+    await page.context().clearCookies();
+
+    // Signed in through the page: the second step.
+    await page.goto("/signin");
+    const form = formWith(page, t("signIn.submit"));
+    await form.getByLabel(t("form.email"), { exact: true }).fill(email);
+    await form.getByLabel(t("form.password"), { exact: true }).fill(password);
+    await form.getByRole("button", { name: t("signIn.submit") }).click();
+    await expect(page).toHaveURL(/\/signin\/two-factor/);
+    problems.push(...(await auditArea(page, "second-step")));
+
+    // Through it with the next code (the one that switched it on is spent).
+    await page.goto("/signin/two-factor");
+    await formWith(page, t("twoFactor.signIn.submit"))
+      .getByLabel(t("twoFactor.signIn.totp.label"), { exact: true })
+      .fill(totp(secret, stepAt() + 1));
+    await page.getByRole("button", { name: t("twoFactor.signIn.submit") }).click();
+    await expect(page).not.toHaveURL(/\/signin/);
+    problems.push(...(await auditArea(page, "two-factor-on")));
+    expectNoProblems(problems);
+  });
+
+  test("a signed-in person's pages: profile, billing, organizations and their dialogs", async ({ page, browser }) => {
+    test.slow();
+    const t = texts("en");
+    await signedInAccount(page, "en");
+    const { user } = await api<{ user: { id: string } }>(page, "/get-session");
+    const stamp = Date.now().toString(36);
+    const slug = `a11y-${stamp}`;
+
+    // An organization with another member (in a team) and a pending invitation.
+    const organization = await api<{ id: string }>(page, "/organization/create", { name: `Acme ${stamp}`, slug });
+    const elsewhere = await browser.newContext();
+    const colleague = await otherAccount(elsewhere.request, "Alan Turing");
+    addMember(slug, colleague.email);
+    const team = await api<{ id: string }>(page, "/organization/create-team", {
+      name: "Design",
+      organizationId: organization.id,
+    });
+    const full = await api<{ members: { id: string; userId: string; user: { email: string } }[] }>(
+      page,
+      `/organization/get-full-organization?organizationSlug=${slug}`,
+    );
+    const member = full.members.find((candidate) => candidate.user.email === colleague.email)!;
+    await api(page, "/organization/add-team-member", { teamId: team.id, userId: member.userId });
+
+    // The person invited, signed in in their own browser.
+    const inviteePage = await elsewhere.newPage();
+    const invitee = await signedInAccount(inviteePage, "en", "Katherine Johnson");
+    const invitation = await api<{ id: string }>(page, "/organization/invite-member", {
+      email: invitee.email,
+      role: "member",
+      organizationId: organization.id,
+    });
+
+    // A subscription of one's own, through the checkout and the provider's stand-in.
+    await page.goto("/checkout?plan=pro&interval=monthly");
+    await page.getByRole("button", { name: t("billing:checkout.submit") }).click();
+    await page.getByRole("button", { name: "Subscribe" }).click();
+    await expect(page).toHaveURL(/\/billing\/success\?reference=/);
+
+    const ids = {
+      userId: user.id,
+      organizationId: organization.id,
+      slug,
+      memberId: member.id,
+      teamId: team.id,
+      invitationId: invitation.id,
+    };
+    const problems = await auditArea(page, "user", ids);
+    problems.push(...(await auditArea(inviteePage, "invitee", ids)));
+    await elsewhere.close();
+    expectNoProblems(problems);
+  });
+
+  test("the admin console and its dialogs", async ({ page }) => {
+    test.slow();
+    await signInAs(page, "en", ADMIN.email, ADMIN.password);
+    const { user } = await api<{ user: { id: string } }>(page, "/admin/create-user", {
+      email: uniqueEmail("a11y-target"),
+      password: "correct-horse-battery",
+      name: "Target Person",
+    });
+    expectNoProblems(await auditArea(page, "admin", { userId: user.id }));
+  });
+});

@@ -1,0 +1,110 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { RouteConfigEntry } from "@react-router/dev/routes";
+import { expect, type Page } from "@playwright/test";
+import { readFileSync } from "node:fs";
+import routes from "../../../app/routes";
+
+/** What the issue asks for: WCAG 2.0 and 2.1, levels A and AA. */
+export const WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"];
+export const SCHEMES = ["light", "dark"] as const;
+export type Scheme = (typeof SCHEMES)[number];
+
+/**
+ * Waits until the theme script has applied `scheme` and (unless the page is the root's error
+ * page, which React does not mark) React has taken over, so axe sees the page a person uses.
+ */
+export async function settled(page: Page, scheme: Scheme, { hydrates = true } = {}) {
+  await expect(page.locator("html")).toHaveClass(new RegExp(`\\b${scheme}\\b`));
+  if (hydrates) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  else await page.waitForLoadState("networkidle");
+}
+
+/**
+ * Runs axe on the page as it is and returns one readable entry per serious or critical
+ * violation (rule, impact, the elements' selectors, the help page), none when there is none.
+ */
+export async function seriousViolations(page: Page, label: string): Promise<string[]> {
+  const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => {
+      const targets = violation.nodes
+        .map((node) => {
+          const contrast = node.any.find((check) => check.id === "color-contrast")?.data as
+            { fgColor?: string; bgColor?: string; contrastRatio?: number; expectedContrastRatio?: string } | undefined;
+          const detail = contrast?.fgColor
+            ? ` (${contrast.fgColor} on ${contrast.bgColor}: ${contrast.contrastRatio}, needs ${contrast.expectedContrastRatio})`
+            : "";
+          return `      ${node.target.join(" ")}${detail}`;
+        })
+        .join("\n");
+      return `${label}: [${violation.impact}] ${violation.id}: ${violation.help}\n    ${violation.helpUrl}\n${targets}`;
+    });
+}
+
+/**
+ * Opens `url` in each theme, chosen the way a visitor's system chooses it (prefers-color-scheme,
+ * which the inline theme script follows when no theme is stored), and runs axe there. The
+ * page's own check (`ready`) runs first, so a redirect or an error page cannot pass unnoticed.
+ */
+export async function auditPage(
+  page: Page,
+  url: string,
+  ready: (page: Page) => Promise<void>,
+  options: { hydrates?: boolean } = {},
+): Promise<string[]> {
+  const problems: string[] = [];
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.goto(url);
+    await settled(page, scheme, options);
+    await ready(page);
+    problems.push(...(await seriousViolations(page, `${url} (${scheme})`)));
+  }
+  return problems;
+}
+
+/**
+ * The same for a state a page only reaches through a form (a two-factor setup after its
+ * password): it cannot be reloaded, so the theme changes in place, as the theme switcher's
+ * "system" choice does when the system's preference changes.
+ */
+export async function auditInPlace(page: Page, label: string): Promise<string[]> {
+  const problems: string[] = [];
+  for (const scheme of SCHEMES) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.evaluate((dark) => {
+      document.documentElement.classList.toggle("dark", dark);
+      document.documentElement.classList.toggle("light", !dark);
+    }, scheme === "dark");
+    problems.push(...(await seriousViolations(page, `${label} (${scheme})`)));
+  }
+  return problems;
+}
+
+/** Fails with every problem found, so that one run names all of them. */
+export function expectNoProblems(problems: string[]) {
+  expect(problems, `serious or critical accessibility violations:\n\n${problems.join("\n\n")}\n`).toEqual([]);
+}
+
+/**
+ * The pages of app/routes.ts: every route with a path and a component, as a pattern without
+ * the optional locale prefix (`organizations/:slug/teams/:teamId`; "" is the home page). A
+ * route module without a default export is a resource route (React Router's own rule): it
+ * draws no page and is left out.
+ */
+export function pagePatterns(): string[] {
+  const patterns: string[] = [];
+  const walk = (entries: RouteConfigEntry[], parent: string) => {
+    for (const entry of entries) {
+      const path = entry.path === undefined ? parent : [parent, entry.path].filter(Boolean).join("/");
+      const source = readFileSync(new URL(`../../../app/${entry.file}`, import.meta.url), "utf8");
+      if (entry.path !== undefined && /^export default /m.test(source)) {
+        patterns.push(path.replace(/^:lang\?\/?/, ""));
+      }
+      if (entry.children) walk(entry.children, path);
+    }
+  };
+  walk(routes, "");
+  return patterns;
+}
