@@ -72,7 +72,7 @@ export function Navbar() {
                 </AppLink>
                 <AppLink
                   to={localize("/signup")}
-                  className="rounded-md bg-primary-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-700"
+                  className="rounded-md bg-primary-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-800"
                 >
                   {t("nav.signUp")}
                 </AppLink>

@@ -109,7 +109,7 @@ function ToastCard({
                   item.action?.onClick();
                   onClose();
                 }}
-                className="mt-2 rounded-md bg-primary-600 px-3 py-1 text-sm font-medium text-white hover:bg-primary-700"
+                className="mt-2 rounded-md bg-primary-700 px-3 py-1 text-sm font-medium text-white hover:bg-primary-800"
               >
                 {item.action.label}
               </button>

@@ -336,7 +336,7 @@ function ProfileSection({ user }: { user: LoaderData["user"] }) {
         {user.image ? (
           <img src={user.image} alt="" className="size-16 shrink-0 rounded-full object-cover" />
         ) : (
-          <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-primary-600 text-2xl font-semibold text-white">
+          <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-primary-700 text-2xl font-semibold text-white">
             {initial}
           </span>
         )}

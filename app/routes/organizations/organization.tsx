@@ -273,7 +273,7 @@ function Header({ data }: { data: LoaderData }) {
       {organization.logo ? (
         <img src={organization.logo} alt="" className="size-14 shrink-0 rounded-lg object-cover" />
       ) : (
-        <span className="flex size-14 shrink-0 items-center justify-center rounded-lg bg-primary-600 text-2xl font-semibold text-white">
+        <span className="flex size-14 shrink-0 items-center justify-center rounded-lg bg-primary-700 text-2xl font-semibold text-white">
           {organization.name.slice(0, 1).toUpperCase()}
         </span>
       )}
