@@ -5,7 +5,7 @@ import { subscribeToasts, TOAST_DURATION, TOAST_EXIT_MS, TOAST_LIMIT, type Toast
 
 const icons: Record<ToastItem["type"], IconName> = { success: "check-circle", error: "alert", info: "info" };
 const closeClass =
-  "absolute top-3 right-3 cursor-pointer rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 dark:hover:bg-slate-800 dark:hover:text-slate-100";
+  "absolute top-3 right-3 cursor-pointer rounded p-1 text-slate-600 dark:text-slate-400 hover:bg-slate-100 hover:text-slate-900 dark:hover:bg-slate-800 dark:hover:text-slate-100";
 const tones: Record<ToastItem["type"], string> = {
   success: "text-primary-600 dark:text-primary-400",
   error: "text-red-600 dark:text-red-400",

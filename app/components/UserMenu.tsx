@@ -47,7 +47,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
               </span>
             ) : null}
           </p>
-          <p className="truncate text-xs text-slate-500">{user.email}</p>
+          <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email}</p>
         </div>
         <AppLink to={localize("/profile")} className={item}>
           <Icon name="user" /> {t("nav.profile")}

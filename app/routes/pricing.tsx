@@ -102,7 +102,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
               <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`plans.${plan.id}.description`)}</p>
               <p className="mt-6 flex items-baseline gap-1">
                 <span className="text-4xl font-bold tracking-tight">{money.format(plan[interval])}</span>
-                <span className="text-sm text-slate-500">{t(interval === "monthly" ? "perMonth" : "perYear")}</span>
+                <span className="text-sm text-slate-600 dark:text-slate-400">
+                  {t(interval === "monthly" ? "perMonth" : "perYear")}
+                </span>
               </p>
               <PlanAction plan={plan} interval={interval} current={current} />
               <ul className="mt-8 space-y-3 text-sm">
@@ -174,7 +176,7 @@ function PlanAction({
       </p>
     );
   }
-  if (!current.canManage) return <p className={`${base} text-slate-500`}>{t("cta.askAdmin")}</p>;
+  if (!current.canManage) return <p className={`${base} text-slate-600 dark:text-slate-400`}>{t("cta.askAdmin")}</p>;
   if (plan.monthly === 0) {
     return (
       <AppLink to={localize("/billing")} className={style}>

@@ -169,7 +169,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       {/* Scrolls sideways on a phone; on a wide screen the table fits, and a row's menu may hang below it. */}
       <div className="relative overflow-x-auto rounded-xl border border-slate-200 lg:overflow-visible dark:border-slate-800">
         <table className="w-full text-left text-sm">
-          <thead className="bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900">
+          <thead className="bg-slate-50 text-xs text-slate-600 dark:text-slate-400 uppercase dark:bg-slate-900">
             <tr>
               <th scope="col" className="px-4 py-3">
                 {sortLink("name")}
@@ -228,7 +228,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-        {users.length === 0 ? <p className="p-6 text-center text-sm text-slate-500">{t("users.empty")}</p> : null}
+        {users.length === 0 ? (
+          <p className="p-6 text-center text-sm text-slate-600 dark:text-slate-400">{t("users.empty")}</p>
+        ) : null}
       </div>
 
       <nav aria-label={t("users.pagination")} className="flex items-center justify-between text-sm">
