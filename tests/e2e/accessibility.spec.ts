@@ -1,7 +1,7 @@
 import { expect, test, type Page } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
 import { stepAt, totp, secretOfURI } from "../support/totp";
-import { auditInPlace, auditPage, expectNoProblems, pagePatterns } from "./support/a11y";
+import { auditThemes, auditPage, expectNoProblems, pagePatterns } from "./support/a11y";
 import { ADMIN } from "./support/admin";
 import { formWith, signedInAccount, texts, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
@@ -212,7 +212,7 @@ async function auditArea(page: Page, area: Area, ids: Record<string, string> = {
             else await expect(page).toHaveURL(lands);
             await visit.shows?.(page);
           },
-          { hydrates: !visit.errorPage },
+          { errorPage: visit.errorPage },
         )),
       );
     }
@@ -257,7 +257,7 @@ test.describe("axe, light and dark", () => {
     await enable.getByLabel(t("form.password"), { exact: true }).fill(password);
     await enable.getByRole("button", { name: t("twoFactor.settings.enable") }).click();
     await expect(page.getByTestId("totp-qr").locator("svg")).toBeVisible();
-    problems.push(...(await auditInPlace(page, "/profile/two-factor, setting up")));
+    problems.push(...(await auditThemes(page, "/profile/two-factor, setting up")));
 
     // Switched on through the JSON API instead (a fresh secret replaces the page's).
     const { totpURI } = await api<{ totpURI: string }>(page, "/two-factor/enable", { password });
