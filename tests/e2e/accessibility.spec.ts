@@ -1,9 +1,17 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, type Locator, type Page } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
 import { stepAt, totp, secretOfURI } from "../support/totp";
-import { auditThemes, auditPage, expectNoProblems, pagePatterns } from "./support/a11y";
+import {
+  auditThemes,
+  auditPage,
+  expectNoProblems,
+  focusState,
+  pagePatterns,
+  settled,
+  tabTo,
+} from "./support/a11y";
 import { ADMIN } from "./support/admin";
-import { formWith, signedInAccount, texts, uniqueEmail } from "./support/auth";
+import { formWith, signedInAccount, texts, toast, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
 import { addMember, otherAccount } from "./support/organizations";
 
@@ -344,5 +352,164 @@ test.describe("axe, light and dark", () => {
       name: "Target Person",
     });
     expectNoProblems(await auditArea(page, "admin", { userId: user.id }));
+  });
+});
+
+/** Types into `field` after reaching it with Tab. */
+async function typeInto(page: Page, field: Locator, text: string) {
+  await tabTo(page, field);
+  await page.keyboard.type(text);
+}
+
+/**
+ * A dialog opened from `opener` by keyboard: focus moved into it, Tab and Shift+Tab go round
+ * inside it (the page behind is inert), Escape closes it (its URL is left for the page's),
+ * and focus is back on `opener`.
+ */
+async function expectModalDialog(page: Page, opener: Locator, closedURL: RegExp) {
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toBeVisible();
+  await expect
+    .poll(async () => (await focusState(page))?.inDialog, { message: "focus moves into the dialog" })
+    .toBe(true);
+  const stops = await dialog.evaluate(
+    (element) => element.querySelectorAll("a[href], button, input:not([type=hidden]), select, textarea").length,
+  );
+  for (const key of ["Tab", "Shift+Tab"]) {
+    for (let i = 0; i < stops + 2; i++) {
+      await page.keyboard.press(key);
+      const focused = await focusState(page);
+      // Past its last control focus may leave the page for the browser's own controls (null).
+      if (focused) {
+        expect(focused.inDialog, `${key} keeps focus in the dialog, not on ${focused.description}`).toBe(true);
+        expect(focused.visible, `focus is visible on ${focused.description}`).toBe(true);
+      }
+    }
+  }
+  await page.keyboard.press("Escape");
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(closedURL);
+  await expect(opener, "focus is back where the dialog was opened").toBeFocused();
+}
+
+test.describe("keyboard alone", () => {
+  test("sign up, sign out and in, rename oneself, create an organization and open its dialogs", async ({ page }) => {
+    test.setTimeout(120_000);
+    const t = texts("en");
+    const email = uniqueEmail("a11y-keyboard");
+    const password = "correct-horse-battery";
+
+    // ---- sign up ----
+    await page.goto("/signup");
+    await settled(page, "light");
+    const signUp = formWith(page, t("signUp.submit"));
+    await typeInto(page, signUp.getByLabel(t("form.name"), { exact: true }), "Grace Hopper");
+    await typeInto(page, signUp.getByLabel(t("form.email"), { exact: true }), email);
+    await typeInto(page, signUp.getByLabel(t("form.password"), { exact: true }), password);
+    await typeInto(page, signUp.getByLabel(t("form.confirmPassword"), { exact: true }), password);
+    await tabTo(page, signUp.getByRole("button", { name: t("signUp.submit") }));
+    await page.keyboard.press("Enter");
+    await expect(page.getByText(t("signUp.sentTitle"))).toBeVisible();
+    // The emailed link signs the new account in.
+    await page.goto((await waitForLink(email, "/api/auth/verify-email")).url);
+    await expect(page).toHaveURL(/\/verify-email$/);
+    await settled(page, "light");
+
+    // ---- sign out from the account menu, and in again ----
+    await tabTo(page, page.getByRole("banner").getByLabel(t("common:nav.account")));
+    await page.keyboard.press("Enter");
+    await tabTo(page, page.getByRole("button", { name: t("common:nav.signOut") }));
+    await page.keyboard.press("Enter");
+    await expect(toast(page, t("common:toast.signedOut"))).toBeVisible();
+    await settled(page, "light");
+    await tabTo(page, page.getByRole("banner").getByRole("link", { name: t("common:nav.signIn") }));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/signin$/);
+    const signIn = formWith(page, t("signIn.submit"));
+    await typeInto(page, signIn.getByLabel(t("form.email"), { exact: true }), email);
+    await typeInto(page, signIn.getByLabel(t("form.password"), { exact: true }), password);
+    // Enter in a field sends its form.
+    await page.keyboard.press("Enter");
+    await expect(toast(page, t("signIn.signedIn", { name: "Grace Hopper" }))).toBeVisible();
+
+    // ---- change one's name ----
+    await page.goto("/profile");
+    await settled(page, "light");
+    const profile = formWith(page, t("profile.profile.submit"));
+    await tabTo(page, profile.getByLabel(t("profile.profile.name"), { exact: true }));
+    await page.keyboard.press("ControlOrMeta+A");
+    await page.keyboard.type("Grace Brewster Hopper");
+    await tabTo(page, profile.getByRole("button", { name: t("profile.profile.submit") }));
+    await page.keyboard.press("Space");
+    await expect(toast(page, t("profile.profile.saved"))).toBeVisible();
+    await page.reload();
+    await expect(profile.getByLabel(t("profile.profile.name"), { exact: true })).toHaveValue("Grace Brewster Hopper");
+
+    // ---- create an organization ----
+    await page.goto("/organizations");
+    await settled(page, "light");
+    await tabTo(page, page.getByRole("main").getByRole("link", { name: t("organization:list.create") }));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/organizations\/new$/);
+    const stamp = Date.now().toString(36);
+    await typeInto(page, page.getByLabel(t("organization:form.name"), { exact: true }), `Keyboard Co ${stamp}`);
+    await expect(page.getByTestId("slug-status")).toHaveText(t("organization:new.slugAvailable"));
+    await tabTo(page, page.getByRole("button", { name: t("organization:new.submit") }));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}`);
+
+    // ---- its dialogs: focus goes in, stays in, Escape closes, focus comes back ----
+    for (const [name, path] of [
+      [t("organization:leave.open"), "leave"],
+      [t("organization:delete.open"), "delete"],
+    ] as const) {
+      const opener = page.getByRole("main").getByRole("link", { name, exact: true });
+      await tabTo(page, opener, { max: 80 });
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}/${path}`);
+      await expectModalDialog(page, opener, new RegExp(`/organizations/keyboard-co-${stamp}$`));
+    }
+  });
+
+  test("the admin creates a user in the dialog, and opens a row's dialog from its menu", async ({ page }) => {
+    test.setTimeout(90_000);
+    const t = texts("en");
+    await signIn(page, ADMIN.email, ADMIN.password);
+    await expect(page).not.toHaveURL(/\/signin/);
+    const email = uniqueEmail("a11y-created");
+
+    await page.goto("/admin/users");
+    await settled(page, "light");
+    const create = page.getByRole("link", { name: t("admin:users.create") });
+    await tabTo(page, create);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/admin\/users\/new/);
+    const dialog = page.getByRole("dialog");
+    // The first field has focus as the dialog opens.
+    await expect(dialog.getByLabel(t("form.name"), { exact: true })).toBeFocused();
+    await page.keyboard.type("Keyboard Person");
+    await typeInto(page, dialog.getByLabel(t("form.email"), { exact: true }), email);
+    await typeInto(page, dialog.getByLabel(t("form.password"), { exact: true }), "correct-horse-battery");
+    await tabTo(page, dialog.getByRole("button", { name: t("admin:users.createSubmit") }));
+    await page.keyboard.press("Enter");
+    await expect(toast(page, t("admin:users.created", { email }))).toBeVisible();
+    await expect(dialog).toHaveCount(0);
+    await expect(create, "focus is back on the link that opened the dialog").toBeFocused();
+
+    // Again: around inside it, and out with Escape.
+    await page.keyboard.press("Enter");
+    await expectModalDialog(page, create, /\/admin\/users$/);
+
+    // A row's menu (a disclosure) and its ban dialog.
+    await page.goto(`/admin/users?q=${encodeURIComponent(email)}`);
+    await settled(page, "light");
+    const row = page.locator(`tr[data-user="${email}"]`);
+    await tabTo(page, row.locator("summary"));
+    await page.keyboard.press("Enter");
+    const ban = row.getByRole("link", { name: t("admin:users.actions.ban") });
+    await tabTo(page, ban);
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/admin\/users\/[^/]+\/ban\?q=/);
+    await expectModalDialog(page, ban, /\/admin\/users\?q=/);
   });
 });

@@ -1,6 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
 import type { RouteConfigEntry } from "@react-router/dev/routes";
-import { expect, type Page } from "@playwright/test";
+import { expect, type Locator, type Page } from "@playwright/test";
 import { readFileSync } from "node:fs";
 import routes from "../../../app/routes";
 
@@ -114,4 +114,45 @@ export function pagePatterns(): string[] {
   };
   walk(routes, "");
   return patterns;
+}
+
+/** The focused element, described for a message, and whether it shows that it has focus. */
+export async function focusState(page: Page) {
+  return page.evaluate(() => {
+    const element = document.activeElement;
+    if (!element || element === document.body) return null;
+    const style = getComputedStyle(element);
+    const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+    const ring = style.boxShadow !== "none";
+    // On a date field's calendar button (a part of the browser's own, inside the field) the
+    // field does not match :focus; the browser draws that button's focus ring itself.
+    const browserPart = element instanceof HTMLInputElement && !element.matches(":focus");
+    const name =
+      element.getAttribute("aria-label") ??
+      (element as HTMLInputElement).labels?.[0]?.textContent ??
+      element.textContent;
+    return {
+      description: `<${element.tagName.toLowerCase()}> "${(name ?? "").trim().slice(0, 40)}"`,
+      visible: outline || ring || browserPart,
+      inDialog: element.closest("dialog[open]") !== null,
+    };
+  });
+}
+
+/**
+ * Presses Tab (or Shift+Tab) until `target` has focus, as a keyboard user would, checking at
+ * every stop that the focused element shows it (an outline or a ring), and returns the stops.
+ */
+export async function tabTo(page: Page, target: Locator, { back = false, max = 40 } = {}) {
+  const stops: string[] = [];
+  for (let i = 0; i < max; i++) {
+    await page.keyboard.press(back ? "Shift+Tab" : "Tab");
+    const focused = await focusState(page);
+    if (focused) {
+      stops.push(focused.description);
+      expect(focused.visible, `focus is visible on ${focused.description}`).toBe(true);
+    }
+    if (await target.evaluate((element) => element === document.activeElement)) return stops;
+  }
+  throw new Error(`Tab never reached ${target} in ${max} steps; it went through:\n${stops.join("\n")}`);
 }
