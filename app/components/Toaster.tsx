@@ -17,6 +17,7 @@ const tones: Record<ToastItem["type"], string> = {
  * without JavaScript too; then CSS hides it after the duration and the close box removes it.
  */
 export function Toaster({ serverToast }: { serverToast: ToastItem | null }) {
+  const { t } = useTranslation();
   const [items, setItems] = useState<ToastItem[]>(serverToast ? [serverToast] : []);
   const [closing, setClosing] = useState<Set<string>>(new Set());
 
@@ -42,7 +43,7 @@ export function Toaster({ serverToast }: { serverToast: ToastItem | null }) {
   const visible = items.slice(0, TOAST_LIMIT);
   return (
     <section
-      aria-label="Notifications"
+      aria-label={t("toast.region")}
       className="pointer-events-none fixed right-4 bottom-4 z-50 w-[calc(100%-2rem)] sm:w-96"
     >
       <ol className="relative">
