@@ -76,7 +76,6 @@ function ToastCard({
   const boxId = `toast-${item.id}`;
   return (
     <li
-      role={item.type === "error" ? "alert" : "status"}
       data-toast
       data-state={closing ? "closed" : "open"}
       className="toast pointer-events-auto absolute right-0 bottom-0 w-full origin-bottom transition-all duration-200 data-[state=closed]:translate-x-4 data-[state=closed]:opacity-0"
@@ -95,7 +94,11 @@ function ToastCard({
         tabIndex={-1}
         aria-hidden
       />
-      <div className="relative overflow-hidden rounded-lg border border-slate-200 bg-white p-4 pr-10 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+      {/* The live region is inside the item: a list's children must stay list items. */}
+      <div
+        role={item.type === "error" ? "alert" : "status"}
+        className="relative overflow-hidden rounded-lg border border-slate-200 bg-white p-4 pr-10 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+      >
         <div className="flex gap-3">
           <Icon name={icons[item.type]} className={`mt-0.5 size-5 shrink-0 ${tones[item.type]}`} />
           <div className="min-w-0 flex-1">
