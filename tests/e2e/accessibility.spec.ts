@@ -1,15 +1,7 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
 import { stepAt, totp, secretOfURI } from "../support/totp";
-import {
-  auditThemes,
-  auditPage,
-  expectNoProblems,
-  focusState,
-  pagePatterns,
-  settled,
-  tabTo,
-} from "./support/a11y";
+import { auditThemes, auditPage, expectNoProblems, focusState, pagePatterns, settled, tabTo } from "./support/a11y";
 import { ADMIN } from "./support/admin";
 import { formWith, signedInAccount, texts, toast, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
@@ -285,6 +277,10 @@ test.describe("axe, light and dark", () => {
       .fill(totp(secret, stepAt() + 1));
     await page.getByRole("button", { name: t("twoFactor.signIn.submit") }).click();
     await expect(page).not.toHaveURL(/\/signin/);
+    // Its toast, held open by the pointer resting on it (as a reader's would).
+    const welcome = toast(page, t("signIn.signedIn", { name: "Grace Hopper" }));
+    await welcome.hover();
+    problems.push(...(await auditThemes(page, "after the second step, with its toast")));
     problems.push(...(await auditArea(page, "two-factor-on")));
     expectNoProblems(problems);
   });
@@ -469,6 +465,21 @@ test.describe("keyboard alone", () => {
       await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}/${path}`);
       await expectModalDialog(page, opener, new RegExp(`/organizations/keyboard-co-${stamp}$`));
     }
+  });
+
+  test("the small-screen menu: its button shows focus, Space opens it, its links follow", async ({ page }) => {
+    const t = texts("en");
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto("/");
+    await settled(page, "light");
+    // The menu button is the label of a visually hidden checkbox; tabTo checks the label shows focus.
+    await tabTo(page, page.getByRole("checkbox", { name: t("common:nav.menu") }));
+    await page.keyboard.press("Space");
+    const menu = page.getByTestId("nav-menu");
+    await expect(menu).toBeVisible();
+    await tabTo(page, menu.getByRole("link", { name: t("common:nav.pricing") }));
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(/\/pricing$/);
   });
 
   test("the admin creates a user in the dialog, and opens a row's dialog from its menu", async ({ page }) => {

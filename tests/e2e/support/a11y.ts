@@ -121,9 +121,16 @@ export async function focusState(page: Page) {
   return page.evaluate(() => {
     const element = document.activeElement;
     if (!element || element === document.body) return null;
-    const style = getComputedStyle(element);
-    const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
-    const ring = style.boxShadow !== "none";
+    const shows = (shown: Element) => {
+      const style = getComputedStyle(shown);
+      const outline = style.outlineStyle !== "none" && parseFloat(style.outlineWidth) > 0;
+      return outline || style.boxShadow !== "none";
+    };
+    // A visually hidden control (sr-only: a 1px clipped box) is seen through its label, which
+    // must show the focus instead.
+    const box = element.getBoundingClientRect();
+    const hidden = box.width <= 1 || box.height <= 1;
+    const labels = [...((element as HTMLInputElement).labels ?? [])];
     // On a date field's calendar button (a part of the browser's own, inside the field) the
     // field does not match :focus; the browser draws that button's focus ring itself.
     const browserPart = element instanceof HTMLInputElement && !element.matches(":focus");
@@ -133,7 +140,7 @@ export async function focusState(page: Page) {
       element.textContent;
     return {
       description: `<${element.tagName.toLowerCase()}> "${(name ?? "").trim().slice(0, 40)}"`,
-      visible: outline || ring || browserPart,
+      visible: hidden ? labels.some(shows) : shows(element) || browserPart,
       inDialog: element.closest("dialog[open]") !== null,
     };
   });
