@@ -1,7 +1,16 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
 import { BASE_URL } from "../../playwright.config";
 import { stepAt, totp, secretOfURI } from "../support/totp";
-import { auditThemes, auditPage, expectNoProblems, focusState, pagePatterns, settled, tabTo } from "./support/a11y";
+import {
+  auditThemes,
+  auditPage,
+  expectNoProblems,
+  focusState,
+  openPage,
+  pagePatterns,
+  settled,
+  tabTo,
+} from "./support/a11y";
 import { ADMIN } from "./support/admin";
 import { formWith, signedInAccount, texts, toast, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
@@ -241,7 +250,25 @@ test.describe("axe, light and dark", () => {
     const link = await waitForLink(account.email, "/api/auth/reset-password/");
     const resetToken = new URL(link.url).pathname.split("/").pop()!;
 
-    expectNoProblems(await auditArea(page, "guest", { invitationId: invitation.id, resetToken }));
+    const problems = await auditArea(page, "guest", { invitationId: invitation.id, resetToken });
+
+    // Forms with their errors: a refused sign-in, and sign-up fields that do not validate.
+    const t = texts("en");
+    await openPage(page, "/signin");
+    const signInForm = formWith(page, t("signIn.submit"));
+    await signInForm.getByLabel(t("form.email"), { exact: true }).fill(account.email);
+    await signInForm.getByLabel(t("form.password"), { exact: true }).fill("not-the-password");
+    await signInForm.getByRole("button", { name: t("signIn.submit"), exact: true }).click();
+    await expect(page.getByTestId("form-errors")).toBeVisible();
+    problems.push(...(await auditThemes(page, "/signin, refused")));
+    await openPage(page, "/signup");
+    const signUpForm = formWith(page, t("signUp.submit"));
+    await signUpForm.getByLabel(t("form.email"), { exact: true }).fill("not-an-email");
+    await signUpForm.getByLabel(t("form.password"), { exact: true }).fill("short");
+    await signUpForm.getByRole("button", { name: t("signUp.submit") }).click();
+    await expect(page.getByTestId("field-errors").first()).toBeVisible();
+    problems.push(...(await auditThemes(page, "/signup, with field errors")));
+    expectNoProblems(problems);
   });
 
   test("the second sign-in step, and two-factor settings switched on", async ({ page }) => {
@@ -251,8 +278,7 @@ test.describe("axe, light and dark", () => {
     const problems: string[] = [];
 
     // The setup (QR code, secret, backup codes) is what the password form answers with.
-    await page.emulateMedia({ colorScheme: "light" });
-    await page.goto("/profile/two-factor");
+    await openPage(page, "/profile/two-factor");
     const enable = formWith(page, t("twoFactor.settings.enable"));
     await enable.getByLabel(t("form.password"), { exact: true }).fill(password);
     await enable.getByRole("button", { name: t("twoFactor.settings.enable") }).click();
@@ -335,6 +361,17 @@ test.describe("axe, light and dark", () => {
     const problems = await auditArea(page, "user", ids);
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));
     await elsewhere.close();
+
+    // The navbar's and the menu's pop-overs, open: account, language, organizations; the search palette.
+    await openPage(page, `/organizations/${slug}`);
+    await page.getByRole("banner").getByLabel(t("common:nav.account")).click();
+    await page.getByRole("banner").getByLabel(t("common:locale.label")).click();
+    await page.getByTestId("organization-switcher").getByLabel(t("common:organizations.switcher")).click();
+    problems.push(...(await auditThemes(page, `/organizations/${slug}, its menus open`)));
+    await page.keyboard.press("ControlOrMeta+K");
+    await expect(page.getByRole("combobox", { name: t("common:search.label") })).toBeFocused();
+    await page.keyboard.type("pr");
+    problems.push(...(await auditThemes(page, "the search palette")));
     expectNoProblems(problems);
   });
 
@@ -342,12 +379,17 @@ test.describe("axe, light and dark", () => {
     test.setTimeout(240_000);
     await signIn(page, ADMIN.email, ADMIN.password);
     await expect(page).not.toHaveURL(/\/signin/);
-    const { user } = await api<{ user: { id: string } }>(page, "/admin/create-user", {
+    const { user } = await api<{ user: { id: string; email: string } }>(page, "/admin/create-user", {
       email: uniqueEmail("a11y-target"),
       password: "correct-horse-battery",
       name: "Target Person",
     });
-    expectNoProblems(await auditArea(page, "admin", { userId: user.id }));
+    const problems = await auditArea(page, "admin", { userId: user.id });
+    // A user's row menu, open.
+    await openPage(page, `/admin/users?q=${encodeURIComponent(user.email)}`);
+    await page.locator(`tr[data-user="${user.email}"] summary`).click();
+    problems.push(...(await auditThemes(page, "/admin/users, a row's menu open")));
+    expectNoProblems(problems);
   });
 });
 
@@ -396,8 +438,7 @@ test.describe("keyboard alone", () => {
     const password = "correct-horse-battery";
 
     // ---- sign up ----
-    await page.goto("/signup");
-    await settled(page, "light");
+    await openPage(page, "/signup");
     const signUp = formWith(page, t("signUp.submit"));
     await typeInto(page, signUp.getByLabel(t("form.name"), { exact: true }), "Grace Hopper");
     await typeInto(page, signUp.getByLabel(t("form.email"), { exact: true }), email);
@@ -429,8 +470,7 @@ test.describe("keyboard alone", () => {
     await expect(toast(page, t("signIn.signedIn", { name: "Grace Hopper" }))).toBeVisible();
 
     // ---- change one's name ----
-    await page.goto("/profile");
-    await settled(page, "light");
+    await openPage(page, "/profile");
     const profile = formWith(page, t("profile.profile.submit"));
     await tabTo(page, profile.getByLabel(t("profile.profile.name"), { exact: true }));
     await page.keyboard.press("ControlOrMeta+A");
@@ -442,8 +482,7 @@ test.describe("keyboard alone", () => {
     await expect(profile.getByLabel(t("profile.profile.name"), { exact: true })).toHaveValue("Grace Brewster Hopper");
 
     // ---- create an organization ----
-    await page.goto("/organizations");
-    await settled(page, "light");
+    await openPage(page, "/organizations");
     await tabTo(page, page.getByRole("main").getByRole("link", { name: t("organization:list.create") }));
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/organizations\/new$/);
@@ -470,8 +509,7 @@ test.describe("keyboard alone", () => {
   test("the small-screen menu: its button shows focus, Space opens it, its links follow", async ({ page }) => {
     const t = texts("en");
     await page.setViewportSize({ width: 390, height: 800 });
-    await page.goto("/");
-    await settled(page, "light");
+    await openPage(page, "/");
     // The menu button is the label of a visually hidden checkbox; tabTo checks the label shows focus.
     await tabTo(page, page.getByRole("checkbox", { name: t("common:nav.menu") }));
     await page.keyboard.press("Space");
@@ -489,8 +527,7 @@ test.describe("keyboard alone", () => {
     await expect(page).not.toHaveURL(/\/signin/);
     const email = uniqueEmail("a11y-created");
 
-    await page.goto("/admin/users");
-    await settled(page, "light");
+    await openPage(page, "/admin/users");
     const create = page.getByRole("link", { name: t("admin:users.create") });
     await tabTo(page, create);
     await page.keyboard.press("Enter");
@@ -512,8 +549,7 @@ test.describe("keyboard alone", () => {
     await expectModalDialog(page, create, /\/admin\/users$/);
 
     // A row's menu (a disclosure) and its ban dialog.
-    await page.goto(`/admin/users?q=${encodeURIComponent(email)}`);
-    await settled(page, "light");
+    await openPage(page, `/admin/users?q=${encodeURIComponent(email)}`);
     const row = page.locator(`tr[data-user="${email}"]`);
     await tabTo(page, row.locator("summary"));
     await page.keyboard.press("Enter");

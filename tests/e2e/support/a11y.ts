@@ -19,6 +19,13 @@ export async function settled(page: Page, scheme: Scheme, { hydrates = true } = 
   else await page.waitForLoadState("networkidle");
 }
 
+/** Opens `url` in the light theme, once React has taken over. */
+export async function openPage(page: Page, url: string) {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto(url);
+  await settled(page, "light");
+}
+
 /**
  * Runs axe on the page as it is and returns one readable entry per serious or critical
  * violation (rule, impact, the elements' selectors, the help page), none when there is none.
