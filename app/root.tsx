@@ -172,7 +172,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
         </p>
         <a
           href={localize("/")}
-          className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700"
+          className="mt-8 rounded-md bg-primary-700 px-4 py-2 text-sm font-medium text-white hover:bg-primary-800"
         >
           {t("error.backHome", { defaultValue: "Back to home" })}
         </a>

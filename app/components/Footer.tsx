@@ -26,7 +26,9 @@ export function Footer() {
             {t("footer.sitemap")}
           </a>
         </nav>
-        <p className="text-sm text-slate-500">{t("footer.copyright", { year: new Date().getFullYear() })}</p>
+        <p className="text-sm text-slate-600 dark:text-slate-400">
+          {t("footer.copyright", { year: new Date().getFullYear() })}
+        </p>
       </div>
     </footer>
   );

@@ -41,12 +41,12 @@ export function Navbar() {
           <label
             htmlFor={menuId}
             title={t("nav.menu")}
-            className="flex cursor-pointer items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 sm:hidden dark:text-slate-300 dark:hover:bg-slate-800"
+            className="menu-button flex cursor-pointer items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 sm:hidden dark:text-slate-300 dark:hover:bg-slate-800"
           >
             <Icon name="menu" />
           </label>
         </div>
-        <input id={menuId} type="checkbox" aria-label={t("nav.menu")} className="peer sr-only sm:hidden" />
+        <input id={menuId} type="checkbox" aria-label={t("nav.menu")} className="menu-toggle peer sr-only sm:hidden" />
         <div
           data-testid="nav-menu"
           className="absolute inset-x-0 top-14 hidden flex-col gap-3 border-b border-slate-200 bg-white p-4 shadow-lg peer-checked:flex sm:contents dark:border-slate-800 dark:bg-slate-950"
@@ -72,7 +72,7 @@ export function Navbar() {
                 </AppLink>
                 <AppLink
                   to={localize("/signup")}
-                  className="rounded-md bg-primary-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-700"
+                  className="rounded-md bg-primary-700 px-3 py-1.5 text-sm font-medium text-white hover:bg-primary-800"
                 >
                   {t("nav.signUp")}
                 </AppLink>

@@ -36,7 +36,7 @@ export function OrganizationSwitcher({
         aria-label={t("organizations.switcher")}
         className="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800"
       >
-        <Icon name="users" className="size-4 shrink-0 text-slate-500" />
+        <Icon name="users" className="size-4 shrink-0 text-slate-600 dark:text-slate-400" />
         <span className="min-w-0 flex-1 truncate font-medium" data-testid="active-organization">
           {active?.name ?? t("organizations.none")}
         </span>

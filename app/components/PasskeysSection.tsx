@@ -43,19 +43,19 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyItem[] }) {
                     <Icon name="shield" className="size-5 shrink-0 text-slate-400" />
                     <dl className="grid min-w-0 flex-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[minmax(0,2fr)_minmax(0,1.3fr)_minmax(0,1.3fr)]">
                       <div className="min-w-0">
-                        <dt className="text-xs text-slate-500">{t("passkeys.name")}</dt>
+                        <dt className="text-xs text-slate-600 dark:text-slate-400">{t("passkeys.name")}</dt>
                         <dd className="truncate font-medium" data-testid="passkey-name">
                           {name}
                         </dd>
                       </div>
                       <div className="min-w-0">
-                        <dt className="text-xs text-slate-500">{t("passkeys.created")}</dt>
+                        <dt className="text-xs text-slate-600 dark:text-slate-400">{t("passkeys.created")}</dt>
                         <dd className="text-slate-700 dark:text-slate-300">
                           <LocalTime iso={passkey.createdAt} locale={locale} />
                         </dd>
                       </div>
                       <div className="min-w-0">
-                        <dt className="text-xs text-slate-500">{t("passkeys.deviceType")}</dt>
+                        <dt className="text-xs text-slate-600 dark:text-slate-400">{t("passkeys.deviceType")}</dt>
                         <dd className="text-slate-700 dark:text-slate-300">
                           {t(`passkeys.deviceTypes.${passkey.deviceType}`)}
                         </dd>
@@ -70,7 +70,7 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyItem[] }) {
             })}
           </ul>
         ) : (
-          <p className="text-sm text-slate-500" data-testid="passkey-empty">
+          <p className="text-sm text-slate-600 dark:text-slate-400" data-testid="passkey-empty">
             {t("passkeys.empty")}
           </p>
         )}

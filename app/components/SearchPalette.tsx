@@ -77,7 +77,7 @@ export function SearchPalette() {
         type="button"
         onClick={open}
         aria-keyshortcuts="Control+K Meta+K"
-        className="js-only flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1.5 text-sm text-slate-500 hover:border-slate-300 dark:border-slate-700 dark:hover:border-slate-600"
+        className="js-only flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1.5 text-sm text-slate-600 dark:text-slate-400 hover:border-slate-300 dark:border-slate-700 dark:hover:border-slate-600"
       >
         <Icon name="search" />
         <span className="hidden md:inline">{t("search.button")}</span>
@@ -123,11 +123,13 @@ export function SearchPalette() {
                   className="flex cursor-pointer items-center justify-between rounded-md px-3 py-2 text-sm aria-selected:bg-primary-50 aria-selected:text-primary-800 dark:aria-selected:bg-primary-950 dark:aria-selected:text-primary-200"
                 >
                   {page.title}
-                  <span className="text-xs text-slate-400">{localize(page.path)}</span>
+                  <span className="text-xs text-slate-600 dark:text-slate-400">{localize(page.path)}</span>
                 </li>
               ))}
               {results.length === 0 ? (
-                <li className="px-3 py-6 text-center text-sm text-slate-500">{t("search.empty")}</li>
+                <li className="px-3 py-6 text-center text-sm text-slate-600 dark:text-slate-400">
+                  {t("search.empty")}
+                </li>
               ) : null}
             </ul>
           </>

@@ -41,7 +41,7 @@ export function SocialSignIn({ providers }: { providers: SocialProvider[] }) {
   if (!providers.length) return null;
   return (
     <>
-      <div className="flex items-center gap-3 text-xs text-slate-500" role="separator">
+      <div className="flex items-center gap-3 text-xs text-slate-600 dark:text-slate-400" role="separator">
         <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />
         {t("social.or")}
         <span className="h-px flex-1 bg-slate-200 dark:bg-slate-800" />

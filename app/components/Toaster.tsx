@@ -5,7 +5,7 @@ import { subscribeToasts, TOAST_DURATION, TOAST_EXIT_MS, TOAST_LIMIT, type Toast
 
 const icons: Record<ToastItem["type"], IconName> = { success: "check-circle", error: "alert", info: "info" };
 const closeClass =
-  "absolute top-3 right-3 cursor-pointer rounded p-1 text-slate-500 hover:bg-slate-100 hover:text-slate-900 dark:hover:bg-slate-800 dark:hover:text-slate-100";
+  "absolute top-3 right-3 cursor-pointer rounded p-1 text-slate-600 dark:text-slate-400 hover:bg-slate-100 hover:text-slate-900 dark:hover:bg-slate-800 dark:hover:text-slate-100";
 const tones: Record<ToastItem["type"], string> = {
   success: "text-primary-600 dark:text-primary-400",
   error: "text-red-600 dark:text-red-400",
@@ -17,6 +17,7 @@ const tones: Record<ToastItem["type"], string> = {
  * without JavaScript too; then CSS hides it after the duration and the close box removes it.
  */
 export function Toaster({ serverToast }: { serverToast: ToastItem | null }) {
+  const { t } = useTranslation();
   const [items, setItems] = useState<ToastItem[]>(serverToast ? [serverToast] : []);
   const [closing, setClosing] = useState<Set<string>>(new Set());
 
@@ -42,7 +43,7 @@ export function Toaster({ serverToast }: { serverToast: ToastItem | null }) {
   const visible = items.slice(0, TOAST_LIMIT);
   return (
     <section
-      aria-label="Notifications"
+      aria-label={t("toast.region")}
       className="pointer-events-none fixed right-4 bottom-4 z-50 w-[calc(100%-2rem)] sm:w-96"
     >
       <ol className="relative">
@@ -75,7 +76,6 @@ function ToastCard({
   const boxId = `toast-${item.id}`;
   return (
     <li
-      role={item.type === "error" ? "alert" : "status"}
       data-toast
       data-state={closing ? "closed" : "open"}
       className="toast pointer-events-auto absolute right-0 bottom-0 w-full origin-bottom transition-all duration-200 data-[state=closed]:translate-x-4 data-[state=closed]:opacity-0"
@@ -94,7 +94,11 @@ function ToastCard({
         tabIndex={-1}
         aria-hidden
       />
-      <div className="relative overflow-hidden rounded-lg border border-slate-200 bg-white p-4 pr-10 shadow-lg dark:border-slate-700 dark:bg-slate-900">
+      {/* The live region is inside the item: a list's children must stay list items. */}
+      <div
+        role={item.type === "error" ? "alert" : "status"}
+        className="relative overflow-hidden rounded-lg border border-slate-200 bg-white p-4 pr-10 shadow-lg dark:border-slate-700 dark:bg-slate-900"
+      >
         <div className="flex gap-3">
           <Icon name={icons[item.type]} className={`mt-0.5 size-5 shrink-0 ${tones[item.type]}`} />
           <div className="min-w-0 flex-1">
@@ -109,7 +113,7 @@ function ToastCard({
                   item.action?.onClick();
                   onClose();
                 }}
-                className="mt-2 rounded-md bg-primary-600 px-3 py-1 text-sm font-medium text-white hover:bg-primary-700"
+                className="mt-2 rounded-md bg-primary-700 px-3 py-1 text-sm font-medium text-white hover:bg-primary-800"
               >
                 {item.action.label}
               </button>

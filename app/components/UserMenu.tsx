@@ -29,7 +29,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
         {user.image ? (
           <img src={user.image} alt="" className="size-8 rounded-full object-cover" />
         ) : (
-          <span className="flex size-8 items-center justify-center rounded-full bg-primary-600 text-sm font-semibold text-white">
+          <span className="flex size-8 items-center justify-center rounded-full bg-primary-700 text-sm font-semibold text-white">
             {initial}
           </span>
         )}
@@ -41,13 +41,13 @@ export function UserMenu({ user }: { user: MenuUser }) {
             {user.plan ? (
               <span
                 data-testid="plan-badge"
-                className="shrink-0 rounded-full bg-primary-600 px-2 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase"
+                className="shrink-0 rounded-full bg-primary-700 px-2 py-0.5 text-[10px] font-semibold tracking-wide text-white uppercase"
               >
                 {t(`plans.${user.plan}`, { defaultValue: user.plan })}
               </span>
             ) : null}
           </p>
-          <p className="truncate text-xs text-slate-500">{user.email}</p>
+          <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email}</p>
         </div>
         <AppLink to={localize("/profile")} className={item}>
           <Icon name="user" /> {t("nav.profile")}

@@ -23,7 +23,7 @@ export default function Forbidden() {
       <p className="mt-3 max-w-md text-slate-600 dark:text-slate-400">{t("forbidden.body")}</p>
       <AppLink
         to={localize("/")}
-        className="mt-8 rounded-md bg-primary-600 px-4 py-2 text-sm font-medium text-white hover:bg-primary-700"
+        className="mt-8 rounded-md bg-primary-700 px-4 py-2 text-sm font-medium text-white hover:bg-primary-800"
       >
         {t("error.backHome")}
       </AppLink>

@@ -63,7 +63,7 @@ export default function Home() {
             <div className="mt-10 flex flex-wrap items-center justify-center gap-3">
               <AppLink
                 to={localize("/signup")}
-                className="inline-flex items-center gap-2 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white shadow-sm hover:bg-primary-700"
+                className="inline-flex items-center gap-2 rounded-md bg-primary-700 px-5 py-2.5 font-medium text-white shadow-sm hover:bg-primary-800"
               >
                 {t("hero.primary")} <Icon name="arrow-right" />
               </AppLink>
@@ -101,7 +101,7 @@ export default function Home() {
             <p className="mt-3 text-slate-600 dark:text-slate-400">{t("cta.body")}</p>
             <AppLink
               to={localize("/signup")}
-              className="mt-8 rounded-md bg-primary-600 px-5 py-2.5 font-medium text-white hover:bg-primary-700"
+              className="mt-8 rounded-md bg-primary-700 px-5 py-2.5 font-medium text-white hover:bg-primary-800"
             >
               {t("cta.button")}
             </AppLink>

@@ -94,7 +94,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
               className={`relative flex flex-col rounded-2xl border p-8 ${plan.highlighted ? "border-primary-500 shadow-lg ring-1 ring-primary-500" : "border-slate-200 dark:border-slate-800"}`}
             >
               {plan.highlighted ? (
-                <span className="absolute -top-3 left-8 rounded-full bg-primary-600 px-3 py-0.5 text-xs font-semibold text-white">
+                <span className="absolute -top-3 left-8 rounded-full bg-primary-700 px-3 py-0.5 text-xs font-semibold text-white">
                   {t("popular")}
                 </span>
               ) : null}
@@ -102,7 +102,9 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
               <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t(`plans.${plan.id}.description`)}</p>
               <p className="mt-6 flex items-baseline gap-1">
                 <span className="text-4xl font-bold tracking-tight">{money.format(plan[interval])}</span>
-                <span className="text-sm text-slate-500">{t(interval === "monthly" ? "perMonth" : "perYear")}</span>
+                <span className="text-sm text-slate-600 dark:text-slate-400">
+                  {t(interval === "monthly" ? "perMonth" : "perYear")}
+                </span>
               </p>
               <PlanAction plan={plan} interval={interval} current={current} />
               <ul className="mt-8 space-y-3 text-sm">
@@ -153,7 +155,7 @@ function PlanAction({
   const { t } = useTranslation("pricing");
   const localize = useLocalize();
   const base = "mt-8 rounded-md px-4 py-2.5 text-center text-sm font-medium";
-  const style = `${base} ${plan.highlighted ? "bg-primary-600 text-white hover:bg-primary-700" : "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"}`;
+  const style = `${base} ${plan.highlighted ? "bg-primary-700 text-white hover:bg-primary-800" : "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"}`;
   const checkout = `/checkout?plan=${plan.id}&interval=${interval}${current?.for ? `&for=${current.for}` : ""}`;
   if (!current) {
     const to =
@@ -174,7 +176,7 @@ function PlanAction({
       </p>
     );
   }
-  if (!current.canManage) return <p className={`${base} text-slate-500`}>{t("cta.askAdmin")}</p>;
+  if (!current.canManage) return <p className={`${base} text-slate-600 dark:text-slate-400`}>{t("cta.askAdmin")}</p>;
   if (plan.monthly === 0) {
     return (
       <AppLink to={localize("/billing")} className={style}>

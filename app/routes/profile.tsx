@@ -336,7 +336,7 @@ function ProfileSection({ user }: { user: LoaderData["user"] }) {
         {user.image ? (
           <img src={user.image} alt="" className="size-16 shrink-0 rounded-full object-cover" />
         ) : (
-          <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-primary-600 text-2xl font-semibold text-white">
+          <span className="flex size-16 shrink-0 items-center justify-center rounded-full bg-primary-700 text-2xl font-semibold text-white">
             {initial}
           </span>
         )}
@@ -375,7 +375,7 @@ function EmailSection({ user }: { user: LoaderData["user"] }) {
     <Section id="email" title={t("profile.email.title")} description={t("profile.email.description")}>
       <div className="flex flex-col gap-5">
         <div className="flex flex-wrap items-center gap-3 text-sm">
-          <span className="text-slate-500">{t("profile.email.current")}</span>
+          <span className="text-slate-600 dark:text-slate-400">{t("profile.email.current")}</span>
           <span className="font-medium" data-testid="profile-email">
             {user.email}
           </span>
@@ -513,7 +513,7 @@ function SessionsSection({ sessions }: { sessions: LoaderData["sessions"] }) {
               <Icon name="monitor" className="size-5 shrink-0 text-slate-400" />
               <dl className="grid min-w-0 flex-1 gap-x-6 gap-y-1 text-sm sm:grid-cols-[minmax(0,2fr)_minmax(0,1fr)_minmax(0,1.3fr)]">
                 <div className="min-w-0">
-                  <dt className="text-xs text-slate-500">{t("profile.sessions.device")}</dt>
+                  <dt className="text-xs text-slate-600 dark:text-slate-400">{t("profile.sessions.device")}</dt>
                   <dd className="flex min-w-0 items-center gap-2 font-medium" data-testid="session-device">
                     <span className="truncate">{device}</span>
                     {session.current ? (
@@ -524,13 +524,13 @@ function SessionsSection({ sessions }: { sessions: LoaderData["sessions"] }) {
                   </dd>
                 </div>
                 <div className="min-w-0">
-                  <dt className="text-xs text-slate-500">{t("profile.sessions.ip")}</dt>
+                  <dt className="text-xs text-slate-600 dark:text-slate-400">{t("profile.sessions.ip")}</dt>
                   <dd className="truncate text-slate-700 dark:text-slate-300">
                     {session.ipAddress || t("profile.sessions.unknownIp")}
                   </dd>
                 </div>
                 <div className="min-w-0">
-                  <dt className="text-xs text-slate-500">{t("profile.sessions.lastActive")}</dt>
+                  <dt className="text-xs text-slate-600 dark:text-slate-400">{t("profile.sessions.lastActive")}</dt>
                   <dd className="text-slate-700 dark:text-slate-300">
                     <LocalTime iso={session.lastActive} locale={locale} />
                   </dd>
@@ -554,7 +554,7 @@ function SessionsSection({ sessions }: { sessions: LoaderData["sessions"] }) {
             </SubmitButton>
           </revokeOthers.Form>
         ) : (
-          <p className="text-sm text-slate-500">{t("profile.sessions.onlyThis")}</p>
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t("profile.sessions.onlyThis")}</p>
         )}
       </div>
     </Section>
@@ -611,7 +611,7 @@ function AccountsSection({
             <li key={account.id} data-provider={account.providerId} className="flex items-center gap-4 py-3">
               <Icon
                 name={password ? "lock" : (`brand-${account.providerId}` as IconName)}
-                className="size-5 shrink-0 text-slate-500"
+                className="size-5 shrink-0 text-slate-600 dark:text-slate-400"
               />
               <span className="min-w-0 flex-1 truncate text-sm font-medium">{label}</span>
               {accounts.length > 1 ? <UnlinkButton accountId={account.id} label={label} /> : null}
@@ -619,7 +619,9 @@ function AccountsSection({
           );
         })}
       </ul>
-      {accounts.length === 1 ? <p className="mt-2 text-sm text-slate-500">{t("profile.accounts.onlyOne")}</p> : null}
+      {accounts.length === 1 ? (
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("profile.accounts.onlyOne")}</p>
+      ) : null}
       {linkable.length ? (
         <div className="mt-5 flex flex-col gap-3">
           <p className="text-sm font-medium">{t("profile.accounts.linkAnother")}</p>

@@ -42,7 +42,7 @@ for (const locale of ["en", "zh-CN"] as const) {
     await hydrated(page);
     await page.getByLabel(t("form.email")).fill(account.email);
     await page.getByLabel(t("form.password"), { exact: true }).fill(account.password);
-    await page.getByRole("button", { name: t("signIn.submit") }).click();
+    await page.getByRole("button", { name: t("signIn.submit"), exact: true }).click();
     await expect(page).toHaveURL(`${P}/checkout?plan=pro&interval=yearly`);
     await expect(page.getByTestId("checkout-price")).toHaveText(money(locale, 190));
 

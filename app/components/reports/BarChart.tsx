@@ -71,7 +71,7 @@ export function BarChart({
       <figcaption className="text-sm font-semibold">{title}</figcaption>
       <svg
         viewBox={`0 0 ${WIDTH} ${HEIGHT}`}
-        className="mt-3 h-auto w-full text-slate-500"
+        className="mt-3 h-auto w-full text-slate-600 dark:text-slate-400"
         role="img"
         aria-labelledby={`${id}-title ${id}-desc`}
       >

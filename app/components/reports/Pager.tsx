@@ -70,7 +70,7 @@ export function Pager({ page, pages, size, total }: { page: number; pages: numbe
         </nav>
       ) : null}
       <nav aria-label={t("pager.size")} className="flex items-center gap-1">
-        <span className="mr-1 text-slate-500">{t("pager.size")}</span>
+        <span className="mr-1 text-slate-600 dark:text-slate-400">{t("pager.size")}</span>
         {PAGE_SIZES.map((option) => (
           <AppLink
             key={option}

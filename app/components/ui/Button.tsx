@@ -1,7 +1,7 @@
 import type { ComponentProps, ReactNode } from "react";
 
 const variants = {
-  primary: "bg-primary-600 text-white hover:bg-primary-700 focus-visible:outline-primary-600 shadow-xs",
+  primary: "bg-primary-700 text-white hover:bg-primary-800 focus-visible:outline-primary-600 shadow-xs",
   secondary:
     "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 focus-visible:outline-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
   danger: "bg-red-600 text-white hover:bg-red-700 focus-visible:outline-red-600 shadow-xs",

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, type ReactNode } from "react";
+import { useEffect, useId, useRef, useState, type ReactNode } from "react";
 import { useNavigate } from "react-router";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass } from "./Button";
@@ -6,8 +6,8 @@ import { buttonClass } from "./Button";
 /**
  * A confirmation drawn over the page it is about. It is a page of its own (a nested route
  * with its own URL), so without JavaScript it is simply rendered open, the page behind
- * dimmed; with JavaScript it becomes modal (focus stays inside, the page behind is inert)
- * and Escape goes back to `closeTo`.
+ * dimmed; with JavaScript it becomes modal (focus stays inside, the page behind is inert),
+ * Escape goes back to `closeTo`, and focus returns to what opened it.
  */
 export function ConfirmDialog({
   title,
@@ -21,12 +21,23 @@ export function ConfirmDialog({
   const ref = useRef<HTMLDialogElement>(null);
   const navigate = useNavigate();
   const titleId = useId();
+  // What had focus as the dialog opened (the link to it, in the page behind) has it again once
+  // the dialog is gone, so a keyboard user carries on from where they were. Read while the
+  // dialog first renders: by the time effects run, a field's autoFocus has taken focus.
+  const [active] = useState(() => (typeof document === "undefined" ? null : document.activeElement));
   useEffect(() => {
     const dialog = ref.current;
-    if (!dialog || dialog.matches(":modal")) return;
-    dialog.close();
-    dialog.showModal();
-  }, []);
+    if (!dialog) return;
+    const opener =
+      active instanceof HTMLElement && active !== document.body && !dialog.contains(active) ? active : null;
+    if (!dialog.matches(":modal")) {
+      dialog.close();
+      dialog.showModal();
+    }
+    return () => {
+      if (!dialog.isConnected && opener?.isConnected) opener.focus({ preventScroll: true });
+    };
+  }, [active]);
   return (
     <dialog
       ref={ref}

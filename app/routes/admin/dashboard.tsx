@@ -84,7 +84,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
         </div>
         <nav aria-label={t("dashboard.range")} className="flex items-center gap-1 text-sm">
-          <span className="mr-1 text-slate-500">{t("dashboard.range")}</span>
+          <span className="mr-1 text-slate-600 dark:text-slate-400">{t("dashboard.range")}</span>
           {RANGES.map((option) => (
             <AppLink
               key={option}
@@ -102,13 +102,13 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
       <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
         {cards.map((card) => (
           <div key={card.key} className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-            <dt className="text-sm text-slate-500">{t(`dashboard.stats.${card.key}`)}</dt>
+            <dt className="text-sm text-slate-600 dark:text-slate-400">{t(`dashboard.stats.${card.key}`)}</dt>
             <dd className="mt-2 text-2xl font-semibold" data-stat={card.key} data-value={stats[card.key]}>
               {card.value}
             </dd>
             {card.hint ? (
               <dd
-                className="mt-1 text-xs text-slate-500"
+                className="mt-1 text-xs text-slate-600 dark:text-slate-400"
                 data-stat={card.hint.stat}
                 data-value={card.hint.stat && stats[card.hint.stat]}
               >

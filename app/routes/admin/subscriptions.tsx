@@ -66,7 +66,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
       {report.rows.length ? (
         <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
           <table className="w-full text-left text-sm" data-testid="subscription-list">
-            <thead className="bg-slate-50 text-xs text-slate-500 dark:bg-slate-900/60">
+            <thead className="bg-slate-50 text-xs text-slate-600 dark:text-slate-400 dark:bg-slate-900/60">
               <tr>
                 {(
                   ["plan", "owner", "status", "provider", "periodStart", "periodEnd", "seats", "cancellation"] as const
@@ -115,30 +115,34 @@ function SubscriptionRow({ row }: { row: Row }) {
           {common(`plans.${row.plan}`, { defaultValue: row.plan })}
         </span>
         {interval ? (
-          <span className="ml-1 text-xs text-slate-500">{t(`subscriptions.interval.${interval}`)}</span>
+          <span className="ml-1 text-xs text-slate-600 dark:text-slate-400">
+            {t(`subscriptions.interval.${interval}`)}
+          </span>
         ) : null}
       </td>
       <td className="px-4 py-3" data-owner={owner.kind}>
         {owner.kind === "user" ? (
           <>
             <span className="font-medium">{owner.name}</span>
-            <span className="block text-xs text-slate-500">{owner.email}</span>
+            <span className="block text-xs text-slate-600 dark:text-slate-400">{owner.email}</span>
           </>
         ) : owner.kind === "organization" ? (
           <>
             <span className="font-medium">{owner.name}</span>
-            <span className="block text-xs text-slate-500">
+            <span className="block text-xs text-slate-600 dark:text-slate-400">
               {t("subscriptions.organization", { slug: owner.slug })}
             </span>
           </>
         ) : (
-          <span className="text-slate-500">{t("subscriptions.deletedOwner", { id: owner.id })}</span>
+          <span className="text-slate-600 dark:text-slate-400">
+            {t("subscriptions.deletedOwner", { id: owner.id })}
+          </span>
         )}
       </td>
       <td className="px-4 py-3">
         <StatusBadge status={row.status} />
         {row.status === "trialing" && row.trialEnd ? (
-          <span className="mt-1 block text-xs text-slate-500">
+          <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">
             {t("subscriptions.trialEnds", { date: date(row.trialEnd) })}
           </span>
         ) : null}

@@ -78,19 +78,25 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const { view, users, total, me } = loaderData;
   const pages = Math.max(1, Math.ceil(total / view.size));
   const number = numberFormat(locale);
-  const sortLink = (column: UsersView["sort"]) => {
+  // aria-sort belongs to the column header (a link may not carry it); the link re-sorts.
+  const sortHeader = (column: UsersView["sort"]) => {
     const active = view.sort === column;
     const dir = active && view.dir === "asc" ? "desc" : "asc";
     return (
-      <AppLink
-        to={withView(view, { sort: column, dir, page: 1 })}
-        preventScrollReset
+      <th
+        scope="col"
+        className="px-4 py-3"
         aria-sort={active ? (view.dir === "asc" ? "ascending" : "descending") : undefined}
-        className="inline-flex items-center gap-1 hover:underline"
       >
-        {t(`users.columns.${column}`)}
-        {active ? <span aria-hidden="true">{view.dir === "asc" ? "↑" : "↓"}</span> : null}
-      </AppLink>
+        <AppLink
+          to={withView(view, { sort: column, dir, page: 1 })}
+          preventScrollReset
+          className="inline-flex items-center gap-1 hover:underline"
+        >
+          {t(`users.columns.${column}`)}
+          {active ? <span aria-hidden="true">{view.dir === "asc" ? "↑" : "↓"}</span> : null}
+        </AppLink>
+      </th>
     );
   };
   const field =
@@ -169,26 +175,18 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       {/* Scrolls sideways on a phone; on a wide screen the table fits, and a row's menu may hang below it. */}
       <div className="relative overflow-x-auto rounded-xl border border-slate-200 lg:overflow-visible dark:border-slate-800">
         <table className="w-full text-left text-sm">
-          <thead className="bg-slate-50 text-xs text-slate-500 uppercase dark:bg-slate-900">
+          <thead className="bg-slate-50 text-xs text-slate-600 dark:text-slate-400 uppercase dark:bg-slate-900">
             <tr>
-              <th scope="col" className="px-4 py-3">
-                {sortLink("name")}
-              </th>
-              <th scope="col" className="px-4 py-3">
-                {sortLink("email")}
-              </th>
-              <th scope="col" className="px-4 py-3">
-                {sortLink("role")}
-              </th>
+              {sortHeader("name")}
+              {sortHeader("email")}
+              {sortHeader("role")}
               <th scope="col" className="px-4 py-3">
                 {t("users.columns.status")}
               </th>
               <th scope="col" className="px-4 py-3">
                 {t("users.columns.security")}
               </th>
-              <th scope="col" className="px-4 py-3">
-                {sortLink("createdAt")}
-              </th>
+              {sortHeader("createdAt")}
               <th scope="col" className="px-4 py-3">
                 <span className="sr-only">{t("users.columns.actions")}</span>
               </th>
@@ -228,7 +226,9 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             ))}
           </tbody>
         </table>
-        {users.length === 0 ? <p className="p-6 text-center text-sm text-slate-500">{t("users.empty")}</p> : null}
+        {users.length === 0 ? (
+          <p className="p-6 text-center text-sm text-slate-600 dark:text-slate-400">{t("users.empty")}</p>
+        ) : null}
       </div>
 
       <nav aria-label={t("users.pagination")} className="flex items-center justify-between text-sm">

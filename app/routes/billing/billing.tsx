@@ -106,24 +106,28 @@ function AccountCard({ account }: { account: BillingAccount }) {
         <span className="text-lg font-semibold">{tp(`plans.${subscription?.plan ?? "free"}.name`)}</span>
         {subscription ? <StatusBadge status={subscription.status} /> : null}
         {subscription?.billingInterval ? (
-          <span className="text-sm text-slate-500">{t(`interval.${subscription.billingInterval}`)}</span>
+          <span className="text-sm text-slate-600 dark:text-slate-400">
+            {t(`interval.${subscription.billingInterval}`)}
+          </span>
         ) : null}
       </div>
       {subscription ? (
         <dl className="mt-4 grid gap-2 text-sm sm:grid-cols-2">
           {subscription.status === "trialing" && subscription.trialEnd ? (
             <div>
-              <dt className="text-slate-500">{t("trialEnds")}</dt>
+              <dt className="text-slate-600 dark:text-slate-400">{t("trialEnds")}</dt>
               <dd>{date(subscription.trialEnd)}</dd>
             </div>
           ) : null}
           <div>
-            <dt className="text-slate-500">{subscription.cancelAtPeriodEnd ? t("endsOn") : t("renewsOn")}</dt>
+            <dt className="text-slate-600 dark:text-slate-400">
+              {subscription.cancelAtPeriodEnd ? t("endsOn") : t("renewsOn")}
+            </dt>
             <dd data-testid="period-end">{date(subscription.cancelAt ?? subscription.periodEnd)}</dd>
           </div>
           {subscription.seats && subscription.plan === "team" ? (
             <div>
-              <dt className="text-slate-500">{t("seats")}</dt>
+              <dt className="text-slate-600 dark:text-slate-400">{t("seats")}</dt>
               <dd>{subscription.seats}</dd>
             </div>
           ) : null}
@@ -168,7 +172,7 @@ function AccountCard({ account }: { account: BillingAccount }) {
           </AppLink>
         </div>
       ) : (
-        <p className="mt-4 text-sm text-slate-500">{t("onlyAdmins")}</p>
+        <p className="mt-4 text-sm text-slate-600 dark:text-slate-400">{t("onlyAdmins")}</p>
       )}
     </Section>
   );

@@ -105,7 +105,9 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
         <span className="text-3xl font-bold" data-testid="checkout-price">
           {money.format(plan[interval])}
         </span>
-        <span className="text-sm text-slate-500">{tp(interval === "monthly" ? "perMonth" : "perYear")}</span>
+        <span className="text-sm text-slate-600 dark:text-slate-400">
+          {tp(interval === "monthly" ? "perMonth" : "perYear")}
+        </span>
         <AppLink
           to={localize(`/checkout?plan=${planId}&interval=${interval === "monthly" ? "yearly" : "monthly"}`)}
           className="ml-auto text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
@@ -134,7 +136,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
               />
               <span className="flex-1">
                 <span className="block text-sm font-medium">{account.name ?? t("personal")}</span>
-                <span className="block text-xs text-slate-500">
+                <span className="block text-xs text-slate-600 dark:text-slate-400">
                   {t("checkout.currentPlan", { plan: tp(`plans.${account.subscription?.plan ?? "free"}.name`) })}
                 </span>
               </span>

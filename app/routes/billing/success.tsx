@@ -64,7 +64,10 @@ export default function CheckoutSuccess({ loaderData }: Route.ComponentProps) {
         <Spinner className="size-8 text-primary-600" />
         <h1 className="text-2xl font-bold tracking-tight">{t("success.waitingTitle")}</h1>
         <p className="text-sm text-slate-600 dark:text-slate-400">{t("success.waitingBody")}</p>
-        <AppLink to={localize("/billing")} className="text-sm font-medium text-primary-700 hover:underline">
+        <AppLink
+          to={localize("/billing")}
+          className="text-sm font-medium text-primary-700 hover:underline dark:text-primary-400"
+        >
           {t("success.toBilling")}
         </AppLink>
       </div>

@@ -27,7 +27,7 @@ export default function AdminLayout() {
           className="group shrink-0 border-b border-slate-200 p-4 md:w-60 md:border-r md:border-b-0 md:open:w-60 md:[&:not([open])]:w-auto dark:border-slate-800"
         >
           <summary
-            className="flex cursor-pointer list-none items-center gap-2 px-3 text-xs font-semibold tracking-wider text-slate-500 uppercase"
+            className="flex cursor-pointer list-none items-center gap-2 px-3 text-xs font-semibold tracking-wider text-slate-600 dark:text-slate-400 uppercase"
             title={t("nav.menu")}
           >
             <Icon name="menu" className="size-4" />
@@ -38,7 +38,9 @@ export default function AdminLayout() {
               {adminMenu.map((entry) =>
                 "groupKey" in entry ? (
                   <li key={entry.groupKey} className="mt-3">
-                    <p className="px-3 pb-1 text-xs font-semibold text-slate-500">{t(entry.groupKey)}</p>
+                    <p className="px-3 pb-1 text-xs font-semibold text-slate-600 dark:text-slate-400">
+                      {t(entry.groupKey)}
+                    </p>
                     <ul className="flex flex-col gap-1">
                       {entry.items.map((item) => (
                         <MenuLink key={item.path} item={item} />

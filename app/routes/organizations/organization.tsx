@@ -273,7 +273,7 @@ function Header({ data }: { data: LoaderData }) {
       {organization.logo ? (
         <img src={organization.logo} alt="" className="size-14 shrink-0 rounded-lg object-cover" />
       ) : (
-        <span className="flex size-14 shrink-0 items-center justify-center rounded-lg bg-primary-600 text-2xl font-semibold text-white">
+        <span className="flex size-14 shrink-0 items-center justify-center rounded-lg bg-primary-700 text-2xl font-semibold text-white">
           {organization.name.slice(0, 1).toUpperCase()}
         </span>
       )}
@@ -350,7 +350,7 @@ function MembersSection({
     <Section id="members" title={t("members.title")} description={t("members.description")}>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="member-list">
-          <thead className="text-xs text-slate-500">
+          <thead className="text-xs text-slate-600 dark:text-slate-400">
             <tr>
               <th scope="col" className="py-2 pr-4 font-medium">
                 {t("members.name")}
@@ -372,7 +372,9 @@ function MembersSection({
                 <td className="py-3 pr-4 font-medium">
                   {member.name}
                   {member.self ? (
-                    <span className="ml-2 text-xs font-normal text-slate-500">{t("members.you")}</span>
+                    <span className="ml-2 text-xs font-normal text-slate-600 dark:text-slate-400">
+                      {t("members.you")}
+                    </span>
                   ) : null}
                 </td>
                 <td className="py-3 pr-4 text-slate-600 dark:text-slate-400">{member.email}</td>

@@ -122,7 +122,7 @@ export default function Organizations({ loaderData }: Route.ComponentProps) {
                   >
                     {organization.name}
                   </AppLink>
-                  <p className="truncate text-sm text-slate-500">{organization.slug}</p>
+                  <p className="truncate text-sm text-slate-600 dark:text-slate-400">{organization.slug}</p>
                 </div>
                 <RoleBadge role={organization.role} />
                 {active ? (

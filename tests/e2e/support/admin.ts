@@ -20,7 +20,7 @@ export async function signInAs(page: Page, locale: string, email: string, passwo
   await page.goto(`${prefixOf(locale)}/signin`);
   await page.getByLabel(t("form.email")).fill(email);
   await page.getByLabel(t("form.password"), { exact: true }).fill(password);
-  await page.getByRole("button", { name: t("signIn.submit") }).click();
+  await page.getByRole("button", { name: t("signIn.submit"), exact: true }).click();
   await expect(page).not.toHaveURL(/\/signin/);
 }
 
@@ -66,7 +66,7 @@ export async function adminJourney(page: Page, browser: Browser, locale: string)
   await expect(victimPage).toHaveURL(new RegExp(`${P}/signin`));
   await victimPage.getByLabel(t("form.email")).fill(victim.email);
   await victimPage.getByLabel(t("form.password"), { exact: true }).fill(victim.password);
-  await victimPage.getByRole("button", { name: t("signIn.submit") }).click();
+  await victimPage.getByRole("button", { name: t("signIn.submit"), exact: true }).click();
   await expect(victimPage.getByTestId("form-errors")).toHaveText(t("errors.BANNED_USER"));
   await victimContext.close();
 

@@ -65,7 +65,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
       {log.rows.length ? (
         <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
           <table className="w-full text-left text-xs" data-testid="audit-list">
-            <thead className="bg-slate-50 text-slate-500 dark:bg-slate-900/60">
+            <thead className="bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900/60">
               <tr>
                 {(
                   [
@@ -192,7 +192,7 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
         <AppLink to={location.pathname} className={buttonClass("ghost")}>
           {t("auditLog.clear")}
         </AppLink>
-        <p className="text-xs text-slate-500">{t("auditLog.utc")}</p>
+        <p className="text-xs text-slate-600 dark:text-slate-400">{t("auditLog.utc")}</p>
       </div>
     </Form>
   );

@@ -73,7 +73,7 @@ function Figures({ figures }: { figures: { key: string; value: string; raw: stri
     <dl className="grid gap-x-6 gap-y-4 text-sm sm:grid-cols-2 lg:grid-cols-3">
       {figures.map((figure) => (
         <div key={figure.key}>
-          <dt className="text-slate-500">{t(`database.figures.${figure.key}`)}</dt>
+          <dt className="text-slate-600 dark:text-slate-400">{t(`database.figures.${figure.key}`)}</dt>
           <dd className="mt-0.5 font-medium break-all" data-figure={figure.key} data-value={figure.raw ?? ""}>
             {figure.value}
           </dd>
@@ -198,7 +198,7 @@ function Tables({ stats }: { stats: DatabaseStats }) {
     >
       <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="table-list">
-          <thead className="text-xs text-slate-500">
+          <thead className="text-xs text-slate-600 dark:text-slate-400">
             <tr>
               <th scope="col" className="py-2 pr-4 font-medium">
                 {t("database.table")}

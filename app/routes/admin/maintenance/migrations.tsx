@@ -109,7 +109,11 @@ function OperationCard({ operation }: { operation: Operation }) {
             {running ? t("operations.running") : t("operations.run")}
           </SubmitButton>
         </Form>
-        {latest ? <RunSummary run={latest} /> : <p className="text-sm text-slate-500">{t("operations.never")}</p>}
+        {latest ? (
+          <RunSummary run={latest} />
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t("operations.never")}</p>
+        )}
         {earlier.length ? <RunHistory runs={earlier} /> : null}
       </div>
     </Section>
@@ -229,7 +233,7 @@ function SchemaMigrations({ schema }: { schema: LoaderData["schema"] }) {
       )}
       <div className="relative overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="applied-migrations">
-          <thead className="text-xs text-slate-500">
+          <thead className="text-xs text-slate-600 dark:text-slate-400">
             <tr>
               <th scope="col" className="py-2 pr-4 font-medium">
                 {t("migrations.name")}
