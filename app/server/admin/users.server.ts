@@ -463,11 +463,9 @@ export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereIn
     prisma.user.findMany({
       where,
       select: authUserSelect,
-      // A stable order: ties broken by id, so pages never repeat or skip a user. The id runs
-      // in the same direction as the sort, so one (column, id) index serves both directions
-      // (a mixed order made SQLite sort all 100,000 users: 110 ms against 0.1 ms).
+      // A stable order: ties broken by id, so pages never repeat or skip a user.
       orderBy: query.sortBy
-        ? [{ [query.sortBy]: query.sortDirection }, { id: query.sortDirection }]
+        ? [{ [query.sortBy]: query.sortDirection }, { id: "asc" }]
         : [{ createdAt: "asc" }, { id: "asc" }],
       take: query.limit || undefined,
       skip: query.offset || undefined,
