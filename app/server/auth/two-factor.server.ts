@@ -474,12 +474,7 @@ export async function verifySecondStep(
       fail("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
     }
   }
-  const ok =
-    kind === "totp"
-      ? await acceptTotp(row!, input.code)
-      : kind === "otp"
-        ? await acceptOtp(row!, input.code)
-        : await acceptBackupCode(userId, input.code);
+  const ok = await acceptCode(kind, row!, userId, input.code);
   if (!ok) {
     if (row) await recordFailure(row, pending, kind, meta);
     fail(INVALID[kind]);
@@ -497,12 +492,7 @@ async function verifySignedIn(
   given: string,
   meta: RequestMeta,
 ): Promise<SecondStepResult> {
-  const ok =
-    kind === "totp"
-      ? await acceptTotp(row, given)
-      : kind === "otp"
-        ? await acceptOtp(row, given)
-        : await acceptBackupCode(auth.user.id, given);
+  const ok = await acceptCode(kind, row, auth.user.id, given);
   if (!ok) fail(INVALID[kind]);
   if (kind === "totp" && !row.verified) {
     // The first code from the authenticator: two-factor is on from now.
@@ -525,6 +515,13 @@ async function verifySignedIn(
     await audit({ userId: auth.user.id, category: "security", action: "backup-code-used", status: "success", meta });
   }
   return { token: auth.session.token, user: auth.user, setCookies: [] };
+}
+
+/** Checks (and spends) a code of `kind` for the user. */
+function acceptCode(kind: StepKind, row: TwoFactor, userId: string, given: string): Promise<boolean> {
+  if (kind === "totp") return acceptTotp(row, given);
+  if (kind === "otp") return acceptOtp(row, given);
+  return acceptBackupCode(userId, given);
 }
 
 // ---- codes by email ----
