@@ -107,6 +107,16 @@ export async function closeDatabase(): Promise<void> {
   await prisma.$disconnect();
 }
 
+/**
+ * "Contains" without regard to case on both databases: SQLite's LIKE already ignores ASCII
+ * case, PostgreSQL needs `mode: "insensitive"`, which the SQLite client's types (the ones
+ * the app is typed against, see `Database`) do not know.
+ */
+export function containing(text: string): Prisma.StringFilter {
+  const postgres = providerOf(process.env.DATABASE_URL || DEFAULT_DATABASE_URL) === "postgresql";
+  return (postgres ? { contains: text, mode: "insensitive" } : { contains: text }) as Prisma.StringFilter;
+}
+
 /** True for Prisma's unique constraint violation (P2002), the same on both databases. */
 export function isUniqueViolation(error: unknown): boolean {
   return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";

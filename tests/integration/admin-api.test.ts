@@ -291,9 +291,17 @@ describe("list-users over 10,000 users", () => {
     return data!;
   }
 
+  it("counts every user when nothing is searched or filtered", async () => {
+    const page = await list({ limit: 5, sortBy: "role", sortDirection: "desc" });
+    expect(page.total).toBe(await app.prisma.user.count());
+    expect(page.users).toHaveLength(5);
+  });
+
   it("searches email and name with each operator, with totals and pages", async () => {
     const cases: [Record<string, unknown>, (row: Row) => boolean][] = [
       [{ searchValue: "seed0012", searchField: "email" }, (r) => r.email.includes("seed0012")],
+      // 100 matches: the most that SQLite pages by id (listUsers); "Grace 1" below has 128.
+      [{ searchValue: "seed000", searchField: "email" }, (r) => r.email.includes("seed000")],
       [
         { searchValue: "seed0", searchField: "email", searchOperator: "starts_with" },
         (r) => r.email.startsWith("seed0"),
@@ -341,6 +349,17 @@ describe("list-users over 10,000 users", () => {
         const page = await list({ ...inSeed, sortBy: key, sortDirection: direction, limit: 100, offset: 4950 });
         expect(page.total).toBe(10_000);
         expect(ids(page.users), `${key} ${direction}`).toEqual(ids(expected.slice(4950, 5050)));
+        // A search with few matches is paged another way on SQLite (listUsers): same order.
+        const few = await list({
+          searchValue: "seed000",
+          sortBy: key,
+          sortDirection: direction,
+          limit: 20,
+          offset: 40,
+        });
+        expect(few.total).toBe(100);
+        const fewExpected = expected.filter((r) => r.email.includes("seed000"));
+        expect(ids(few.users), `${key} ${direction}, few`).toEqual(ids(fewExpected.slice(40, 60)));
       }
     }
   });

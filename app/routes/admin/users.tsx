@@ -1,5 +1,6 @@
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, Outlet, useLocation } from "react-router";
+import type { MouseEvent } from "react";
+import { data, Form, Outlet, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
@@ -75,6 +76,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const localize = useLocalize();
   const { search } = useLocation();
+  const navigate = useNavigate();
   const { view, users, total, me } = loaderData;
   const pages = Math.max(1, Math.ceil(total / view.size));
   const number = numberFormat(locale);
@@ -98,6 +100,15 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </AppLink>
       </th>
     );
+  };
+  // The rows' dialog links are plain anchors, opened in the app here as a Link would open them:
+  // a Link each was half the cost of rendering a row (9 ms of a page of 100).
+  const openDialog = (event: MouseEvent) => {
+    const link = (event.target as Element).closest("a[data-dialog]");
+    if (!link || event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
+    event.preventDefault();
+    navigate(link.getAttribute("href")!, { preventScrollReset: true });
   };
   const field =
     "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
@@ -192,7 +203,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               </th>
             </tr>
           </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
+          <tbody className="divide-y divide-slate-200 dark:divide-slate-800" onClick={openDialog}>
             {users.map((user) => (
               <tr
                 key={user.id}
@@ -289,20 +300,16 @@ function RowActions({
 }) {
   const { t } = useTranslation("admin");
   const localize = useLocalize();
-  const item = "block w-full rounded px-3 py-1.5 text-left hover:bg-slate-100 dark:hover:bg-slate-800";
-  const post = (intent: string, label: string, extra?: React.ReactNode) => (
-    <Form method="post" preventScrollReset>
-      <input type="hidden" name="userId" value={user.id} />
-      {extra}
-      <button type="submit" name="intent" value={intent} className={item}>
-        {label}
-      </button>
-    </Form>
-  );
-  const dialog = (path: string, label: string) => (
-    <AppLink to={localize(`/admin/users/${user.id}/${path}${search}`)} preventScrollReset className={item}>
+  const post = (intent: string, label: string) => (
+    <button type="submit" name="intent" value={intent}>
       {label}
-    </AppLink>
+    </button>
+  );
+  // Opened in the app by the table (openDialog in Users).
+  const dialog = (path: string, label: string) => (
+    <a href={localize(`/admin/users/${user.id}/${path}${search}`)} data-dialog>
+      {label}
+    </a>
   );
   return (
     <details className="relative inline-block text-left">
@@ -312,19 +319,23 @@ function RowActions({
       >
         ⋯
       </summary>
-      <div className="absolute right-0 z-30 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg dark:border-slate-700 dark:bg-slate-900">
-        {post(
-          "set-role",
-          user.role === "admin" ? t("users.actions.makeUser") : t("users.actions.makeAdmin"),
-          <input type="hidden" name="role" value={user.role === "admin" ? "user" : "admin"} />,
-        )}
+      {/* One form for the row's buttons: the role is read by set-role only. The items are
+          styled here (*: its children) rather than each on its own: 40 KB less per 100 rows. */}
+      <Form
+        method="post"
+        preventScrollReset
+        className="absolute right-0 z-30 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg *:block *:w-full *:rounded *:px-3 *:py-1.5 *:text-left *:hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:*:hover:bg-slate-800"
+      >
+        <input type="hidden" name="userId" value={user.id} />
+        <input type="hidden" name="role" value={user.role === "admin" ? "user" : "admin"} />
+        {post("set-role", user.role === "admin" ? t("users.actions.makeUser") : t("users.actions.makeAdmin"))}
         {self ? null : user.banned ? post("unban", t("users.actions.unban")) : dialog("ban", t("users.actions.ban"))}
         {self || user.role === "admin" ? null : post("impersonate", t("users.actions.impersonate"))}
         {post("revoke-sessions", t("users.actions.revokeSessions"))}
         {dialog("password", t("users.actions.setPassword"))}
         {user.twoFactorEnabled ? dialog("two-factor", t("users.actions.resetTwoFactor")) : null}
         {self ? null : dialog("delete", t("users.actions.delete"))}
-      </div>
+      </Form>
     </details>
   );
 }

@@ -5,21 +5,9 @@
 import type { z } from "zod";
 import type { AuditLogFilter, auditLogQuery } from "~/lib/reports";
 import { csvRow } from "~/server/admin/csv.server";
-import { prisma, type Prisma } from "~/server/db.server";
-import { providerOf } from "~/server/db/url.server";
-import { loadEnv } from "~/server/env.server";
+import { containing, prisma, type Prisma } from "~/server/db.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
-
-/**
- * "Contains" without regard to case on both databases: SQLite's LIKE already ignores ASCII
- * case, PostgreSQL needs `mode: "insensitive"`, which the SQLite client's types (the ones
- * the app is typed against, see db.server.ts) do not know.
- */
-function containing(text: string): Prisma.StringFilter {
-  const postgres = providerOf(loadEnv().DATABASE_URL) === "postgresql";
-  return (postgres ? { contains: text, mode: "insensitive" } : { contains: text }) as Prisma.StringFilter;
-}
 
 function auditWhere(filter: AuditLogFilter): Prisma.AuditLogWhereInput {
   const and: Prisma.AuditLogWhereInput[] = [];

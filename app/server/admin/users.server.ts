@@ -33,7 +33,9 @@ import {
 } from "~/server/auth/session.server";
 import { endSubscriptionsOf } from "~/server/billing/billing.server";
 import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
+import { providerOf } from "~/server/db/url.server";
 import { AppError, fail, type ErrorCode } from "~/server/errors.server";
+import { loadEnv } from "~/server/env.server";
 
 export const ADMIN_ROLES = ["user", "admin"] as const;
 export const IMPERSONATION_EXPIRES_IN = 60 * 60;
@@ -448,6 +450,12 @@ function filterWhere(query: ListUsersQuery): Prisma.UserWhereInput {
   return { [field]: condition };
 }
 
+/**
+ * Up to this many matches, a search on SQLite reads its page by id (see listUsers). Each id is
+ * a bound parameter, and Prisma's cost per parameter adds up: about 3 ms for 100 ids.
+ */
+const FEW_MATCHES = 100;
+
 /** The API's list; the console's table adds its own filters (`extra`) to the query's. */
 export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereInput = {}) {
   const search = query.searchValue
@@ -458,10 +466,11 @@ export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereIn
         },
       }
     : {};
-  const where: Prisma.UserWhereInput = { AND: [search, filterWhere(query), extra] };
-  const [users, total] = await Promise.all([
+  const conditions = [search, filterWhere(query), extra];
+  const where: Prisma.UserWhereInput = { AND: conditions };
+  const page = (matching: Prisma.UserWhereInput) =>
     prisma.user.findMany({
-      where,
+      where: matching,
       select: authUserSelect,
       // A stable order: ties broken by id, so pages never repeat or skip a user.
       orderBy: query.sortBy
@@ -469,15 +478,43 @@ export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereIn
         : [{ createdAt: "asc" }, { id: "asc" }],
       take: query.limit || undefined,
       skip: query.offset || undefined,
-    }),
-    prisma.user.count({ where }),
-  ]);
-  return {
+    });
+  const listed = (users: AuthUser[], total: number) => ({
     users,
     total,
     ...(query.limit ? { limit: query.limit } : {}),
     ...(query.offset ? { offset: query.offset } : {}),
-  };
+  });
+  if (query.searchValue && providerOf(loadEnv().DATABASE_URL) === "sqlite") {
+    // No index can answer a search, and SQLite, which keeps no statistics of a column's
+    // values, then walks the sort order's index for the page, reading every user's row to
+    // test it: 45 ms over 100,000 users for a rare match. (PostgreSQL's planner sees the
+    // match is rare and scans the table once.) So the matches are looked up first, ordered by
+    // the searched column so that SQLite reads only its narrow (column, id) index (10 ms).
+    // When they are few, the page is sorted from them alone and they are the total.
+    const matches = await prisma.user.findMany({
+      where,
+      select: { id: true },
+      orderBy: { [query.searchField]: "asc" },
+      take: FEW_MATCHES + 1,
+    });
+    if (matches.length <= FEW_MATCHES) {
+      return listed(await page({ id: { in: matches.map((match) => match.id) } }), matches.length);
+    }
+  }
+  const everyone = conditions.every((condition) => Object.keys(condition).length === 0);
+  const [users, total] = await Promise.all([page(where), everyone ? countEveryone() : prisma.user.count({ where })]);
+  return listed(users, total);
+}
+
+/**
+ * How many users there are. Prisma counts through a subquery (for count's own skip and take),
+ * which SQLite cannot answer from the table's b-tree alone: 6 ms over 100,000 users, against
+ * 0.01 ms for a plain COUNT(*).
+ */
+async function countEveryone() {
+  const [{ n }] = await prisma.$queryRaw<[{ n: number | bigint }]>`SELECT COUNT(*) AS n FROM "user"`;
+  return Number(n); // a bigint on PostgreSQL
 }
 
 // ---- permissions ----
