@@ -1,12 +1,17 @@
 import { roleNames } from "~/lib/organization-forms";
 import { useTranslation } from "~/lib/translations";
 
-/** A member's role in words: "Admin, Member" for one with two roles. */
+/** A member's role in words: "Admin, Member" for one with two roles; one without a translation reads as its name. */
 export function useRoleText() {
   const { t } = useTranslation("organization");
+  // Without options t() answers from a cache (a page lists fifty roles); for a key it does
+  // not know, i18next answers the key itself.
   return (role: string) =>
     roleNames(role)
-      .map((name) => t(`roles.${name}`, { defaultValue: name }))
+      .map((name) => {
+        const text = t(`roles.${name}`);
+        return text === `roles.${name}` ? name : text;
+      })
       .join(", ");
 }
 

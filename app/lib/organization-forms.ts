@@ -100,6 +100,15 @@ export const createTeamSchema = z.object({ intent: z.literal("create-team"), nam
 
 export const renameTeamSchema = z.object({ intent: z.literal("rename-team"), name });
 
+/** The organization page's URL state: which page of its members. */
+export const membersViewSchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch(1) });
+
+/** `path` (the organization page, or a dialog over it) on page `page` of its members; page 1 is the plain address. */
+export const membersPath = (path: string, page: number) => (page > 1 ? `${path}?page=${page}` : path);
+
+/** The team dialog's URL state: the search for members to add. */
+export const teamViewSchema = z.object({ q: z.string().trim().max(256).catch("") });
+
 /** Adding an organization member to a team, or taking one out. */
 export const teamMemberSchema = z.object({
   intent: z.enum(["add-team-member", "remove-team-member"]),

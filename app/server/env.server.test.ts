@@ -413,12 +413,31 @@ describe("social providers", () => {
       ORGANIZATION_ALLOW_REMOVING_ALL_TEAMS: false,
     });
     expect(defaults.ORGANIZATION_LIMIT).toBeUndefined();
+    expect(defaults.ORGANIZATION_MEMBERSHIP_LIMIT).toBe(100);
     expect(
-      ok({ ORGANIZATION_CREATION: "verified", ORGANIZATION_LIMIT: "5", ORGANIZATION_DELETION: "off" }),
-    ).toMatchObject({ ORGANIZATION_CREATION: "verified", ORGANIZATION_LIMIT: 5, ORGANIZATION_DELETION: false });
-    const found = problems({ ORGANIZATION_CREATION: "admins", ORGANIZATION_LIMIT: "0" });
+      ok({
+        ORGANIZATION_CREATION: "verified",
+        ORGANIZATION_LIMIT: "5",
+        ORGANIZATION_DELETION: "off",
+        ORGANIZATION_MEMBERSHIP_LIMIT: "1000",
+      }),
+    ).toMatchObject({
+      ORGANIZATION_CREATION: "verified",
+      ORGANIZATION_LIMIT: 5,
+      ORGANIZATION_DELETION: false,
+      ORGANIZATION_MEMBERSHIP_LIMIT: 1000,
+    });
+    const found = problems({
+      ORGANIZATION_CREATION: "admins",
+      ORGANIZATION_LIMIT: "0",
+      ORGANIZATION_MEMBERSHIP_LIMIT: "many",
+    });
     expect(found.some((line) => line.startsWith("ORGANIZATION_CREATION"))).toBe(true);
     expect(found.some((line) => line.startsWith("ORGANIZATION_LIMIT"))).toBe(true);
+    expect(found).toContain('ORGANIZATION_MEMBERSHIP_LIMIT: must be a number of members such as 100, got "many"');
+    expect(problems({ ORGANIZATION_MEMBERSHIP_LIMIT: "0" })).toEqual([
+      'ORGANIZATION_MEMBERSHIP_LIMIT: must be a number of members such as 100, got "0"',
+    ]);
   });
 
   it("reads the linking and sign-up settings", () => {

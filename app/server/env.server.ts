@@ -294,6 +294,8 @@ function schemaFor(isProduction: boolean) {
       })
       .default("on"),
     ORGANIZATION_LIMIT: integer(1, 100_000, "a number of organizations such as 5").optional(),
+    // How many members one organization may have (spec section 9: 100 by default).
+    ORGANIZATION_MEMBERSHIP_LIMIT: integer(1, 1_000_000, "a number of members such as 100").default(100),
     ORGANIZATION_DELETION: onOff().default(true),
     // Whether an organization's last team may be removed; off: remove-team refuses it
     // (UNABLE_TO_REMOVE_LAST_TEAM), so an organization that has teams keeps one.

@@ -36,3 +36,17 @@ export function useSectionForm<Schema extends z.ZodObject>(
   const rejected = Object.values(lastResult?.error ?? {}).some((errors) => errors?.length);
   return { fetcher, form, fields, pending: fetcher.state !== "idle", rejected };
 }
+
+/**
+ * A small form repeated on every row of a list (a member's role, a team member's Remove):
+ * its fetcher under `key` and the errors the server answered, as useSectionForm gives, but
+ * without conform's form state, which costs too much on the server when a page renders it
+ * once per row. For forms with nothing to check in the browser: hidden ids and a select.
+ */
+export function useRowForm(key: string) {
+  const fetcher = useFetcher({ key });
+  const actionData = useActionData() as KeyedResult;
+  const result = (fetcher.data as KeyedResult)?.result ?? (actionData?.key === key ? actionData.result : undefined);
+  const errors = Object.values(result?.error ?? {}).flatMap((list) => list ?? []);
+  return { fetcher, errors, pending: fetcher.state !== "idle" };
+}

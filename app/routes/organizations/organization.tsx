@@ -9,17 +9,21 @@ import { Field, TextareaField } from "~/components/ui/Field";
 import { FieldErrors, FormErrors } from "~/components/ui/FormErrors";
 import { inputClass } from "~/components/ui/Input";
 import { LocalTime } from "~/components/ui/LocalTime";
+import { Pagination } from "~/components/ui/Pagination";
 import { Section } from "~/components/ui/Section";
-import { useSectionForm } from "~/components/ui/section-form";
+import { useRowForm, useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import {
   createTeamSchema,
   invitationActionSchema,
   inviteMemberSchema,
+  membersPath,
+  membersViewSchema,
   SLUG_MAX,
   updateMemberRoleSchema,
   updateOrganizationSchema,
 } from "~/lib/organization-forms";
+import { numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
@@ -33,6 +37,8 @@ import { updateMemberRole, updateOrganization } from "~/server/organization/orga
 import { cancelInvitation, inviteMember } from "~/server/organization/invitations.server";
 import {
   invitationsOfPage,
+  memberOfPage,
+  membersOfPage,
   organizationOfPage,
   organizationT,
   pendingInvitationOfPage,
@@ -49,9 +55,13 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
+/** The page of members the URL asks for (`?page=`). */
+const pageOf = (request: Request) =>
+  membersViewSchema.parse(Object.fromEntries(new URL(request.url).searchParams)).page;
+
 /**
  * The page shows what the caller's role allows (permissions.server.ts); the services check
- * again on every post.
+ * again on every post. Members are listed a page at a time.
  */
 export async function loader({ request, params, context }: Route.LoaderArgs) {
   requireUser(request, context); // the menu layout's middleware has already made sure
@@ -63,6 +73,11 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const mayRemoveMembers = can(role, "member", ["delete"]);
   const mayInvite = can(role, "invitation", ["create"]);
   const mayCancelInvitations = can(role, "invitation", ["cancel"]);
+  const [{ members, total, page, pages }, invitations, teams] = await Promise.all([
+    membersOfPage(organization.id, pageOf(request)),
+    mayInvite || mayCancelInvitations ? invitationsOfPage(auth, organization.id) : [],
+    teamsOfPage(organization.id),
+  ]);
   return {
     meta: { ...pageMeta(context, "organization"), title: organization.name },
     organization: {
@@ -81,7 +96,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
     mayRemoveTeams: can(role, "team", ["delete"]),
     // Only an owner makes, unmakes or removes an owner (and invites one).
     assignableRoles: ORGANIZATION_ROLES.filter((name) => owner || name !== "owner"),
-    members: organization.members.map((member) => {
+    members: members.map((member) => {
       const self = member.userId === auth.user.id;
       const reachable = owner || !isOwner(member.role);
       return {
@@ -94,8 +109,9 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
         removable: mayRemoveMembers && reachable && !self,
       };
     }),
-    invitations: mayInvite || mayCancelInvitations ? await invitationsOfPage(auth, organization.id) : [],
-    teams: await teamsOfPage(organization.id),
+    membersPage: { total, page, pages },
+    invitations,
+    teams,
   };
 }
 
@@ -120,9 +136,10 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   const meta = requestMeta(request, context);
   const formData = await request.formData();
   const intent = formData.get("intent");
+  // Back to the page of members the form was on.
   const done = (title: string, slug = organization.slug) =>
     redirectWithToast(
-      localizePath(`/organizations/${slug}`, locale),
+      membersPath(localizePath(`/organizations/${slug}`, locale), pageOf(request)),
       { type: "success", title },
       { headers: { "X-Remix-Replace": "true" } },
     );
@@ -157,7 +174,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
     } catch (error) {
       return failed(submission, error, { ROLE_NOT_FOUND: "role" }, extra);
     }
-    const name = organization.members.find((member) => member.id === memberId)?.user.name ?? "";
+    const name = (await memberOfPage(organization.id, { id: memberId }))?.user.name ?? "";
     return done(t("members.roleSaved", { name }));
   }
 
@@ -240,6 +257,7 @@ export default function Organization({ loaderData }: Route.ComponentProps) {
       <MembersSection
         key={`members-${key}`}
         members={loaderData.members}
+        membersPage={loaderData.membersPage}
         assignableRoles={loaderData.assignableRoles}
         here={here}
       />
@@ -338,16 +356,25 @@ function SettingsSection({ organization }: { organization: LoaderData["organizat
 
 function MembersSection({
   members,
+  membersPage: { total, page, pages },
   assignableRoles,
   here,
 }: {
   members: LoaderData["members"];
+  membersPage: LoaderData["membersPage"];
   assignableRoles: LoaderData["assignableRoles"];
   here: string;
 }) {
   const { t } = useTranslation("organization");
+  const locale = useLocale();
+  // A dialog opened from this page of members comes back to it.
+  const onPage = membersPath("", page);
   return (
     <Section id="members" title={t("members.title")} description={t("members.description")}>
+      <p className="mb-2 text-sm text-slate-600 dark:text-slate-400" data-testid="members-total">
+        {t("members.total", { count: total, formatted: numberFormat(locale).format(total) })}
+        {pages > 1 ? ` · ${t("members.page", { page, pages })}` : null}
+      </p>
       <div className="overflow-x-auto">
         <table className="w-full text-left text-sm" data-testid="member-list">
           <thead className="text-xs text-slate-600 dark:text-slate-400">
@@ -388,7 +415,7 @@ function MembersSection({
                 <td className="py-3 text-right">
                   {member.removable ? (
                     <AppLink
-                      to={`${here}/members/${member.id}/remove`}
+                      to={`${here}/members/${member.id}/remove${onPage}`}
                       preventScrollReset
                       aria-label={t("members.removeLabel", { name: member.name })}
                       className={buttonClass("ghost", "px-3 py-1.5")}
@@ -402,6 +429,17 @@ function MembersSection({
           </tbody>
         </table>
       </div>
+      <Pagination
+        page={page}
+        pages={pages}
+        href={(n) => `${membersPath(here, n)}#members-title`}
+        labels={{
+          nav: t("members.pagination"),
+          previous: t("members.previous"),
+          next: t("members.next"),
+          page: (n) => t("members.pageLabel", { page: n }),
+        }}
+      />
     </Section>
   );
 }
@@ -409,21 +447,26 @@ function MembersSection({
 function RoleForm({ member, roles }: { member: LoaderData["members"][number]; roles: readonly string[] }) {
   const { t } = useTranslation("organization");
   const roleText = useRoleText();
-  const { fetcher, form, fields, pending } = useSectionForm(`update-member-role-${member.id}`, updateMemberRoleSchema, {
-    role: member.role,
-  });
-  const { key, ...selectProps } = getSelectProps(fields.role, { ariaAttributes: true });
+  const { fetcher, errors, pending } = useRowForm(`update-member-role-${member.id}`);
+  const id = `role-${member.id}`;
   // A combined role ("admin,member") is offered as it is, besides the single ones.
   const options = roles.includes(member.role) ? roles : [member.role, ...roles];
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-1">
+    <fetcher.Form method="post" className="flex flex-col gap-1">
       <input type="hidden" name="intent" value="update-member-role" />
       <input type="hidden" name="memberId" value={member.id} />
       <div className="flex items-center gap-2">
-        <label htmlFor={fields.role.id} className="sr-only">
+        <label htmlFor={id} className="sr-only">
           {t("members.roleLabel", { name: member.name })}
         </label>
-        <select key={key} {...selectProps} className={`${inputClass} w-auto py-1.5`}>
+        <select
+          id={id}
+          name="role"
+          defaultValue={member.role}
+          aria-invalid={errors.length ? true : undefined}
+          aria-describedby={errors.length ? `${id}-errors` : undefined}
+          className={`${inputClass} w-auto py-1.5`}
+        >
           {options.map((role) => (
             <option key={role} value={role}>
               {roleText(role)}
@@ -439,8 +482,7 @@ function RoleForm({ member, roles }: { member: LoaderData["members"][number]; ro
           {t("members.save")}
         </SubmitButton>
       </div>
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <FieldErrors id={fields.role.errorId} errors={fields.role.errors} />
+      <FormErrors id={`${id}-errors`} errors={errors} />
     </fetcher.Form>
   );
 }

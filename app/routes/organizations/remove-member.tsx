@@ -7,17 +7,16 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
-import { removeMemberSchema } from "~/lib/organization-forms";
+import { membersPath, membersViewSchema, removeMemberSchema } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { failed, invalid, pageLocale } from "~/server/forms.server";
 import { notFound } from "~/server/i18n.server";
 import { removeMember } from "~/server/organization/organizations.server";
-import { organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { memberOfPage, organizationOfPage, organizationT } from "~/server/organization/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -26,20 +25,26 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-/** The member to remove, by the URL's id; whether the caller may is for the service to say. */
-async function memberOfPage({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+/**
+ * The member to remove, by the URL's id, and the page of members the dialog was opened
+ * from (where it goes back to); whether the caller may remove them is for the service to say.
+ */
+async function memberToRemove({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
   requireUser(request, context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
   const { organization } = await organizationOfPage(request, auth, params.slug);
-  const member = organization.members.find((row) => row.id === params.memberId);
+  const member = await memberOfPage(organization.id, { id: params.memberId });
   if (!member) notFound(new URL(request.url).pathname);
-  return { auth, organization, member };
+  const { page } = membersViewSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const back = membersPath(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), page);
+  return { auth, organization, member, back };
 }
 
 export async function loader(args: Route.LoaderArgs) {
-  const { organization, member } = await memberOfPage(args);
+  const { organization, member, back } = await memberToRemove(args);
   const t = organizationT(args.context);
   return {
+    back,
     title: t("members.removeTitle", { name: member.user.name }),
     body: t("members.removeBody", {
       name: member.user.name,
@@ -52,7 +57,7 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 export async function action(args: Route.ActionArgs) {
-  const { auth, organization, member } = await memberOfPage(args);
+  const { auth, organization, member, back } = await memberToRemove(args);
   const { request, context } = args;
   const submission = parseWithZod(await request.formData(), { schema: removeMemberSchema });
   if (submission.status !== "success") return invalid(submission);
@@ -63,15 +68,15 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error);
   }
-  return redirectWithToast(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), {
+  return redirectWithToast(back, {
     type: "success",
     title: organizationT(context)("members.removed", { name: member.user.name }),
   });
 }
 
-export default function RemoveMember({ loaderData, params }: Route.ComponentProps) {
+export default function RemoveMember({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
-  const back = useLocalize()(`/organizations/${params.slug}`);
+  const { back } = loaderData;
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("remove-member");
   const [form] = useForm({ lastResult: actionData?.result });

@@ -1,16 +1,16 @@
-import { getFormProps, getSelectProps } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { parseWithZod } from "@conform-to/zod/v4";
-import { data, useLocation } from "react-router";
+import { data, Form, useLocation } from "react-router";
 import type { Route } from "./+types/team";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
 import { FieldErrors, FormErrors } from "~/components/ui/FormErrors";
 import { inputClass } from "~/components/ui/Input";
-import { useSectionForm } from "~/components/ui/section-form";
+import { useRowForm, useSectionForm } from "~/components/ui/section-form";
 import { AppLink } from "~/components/AppLink";
 import { localizePath } from "~/i18n/config";
-import { renameTeamSchema, teamMemberSchema } from "~/lib/organization-forms";
+import { renameTeamSchema, teamMemberSchema, teamViewSchema } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -18,7 +18,7 @@ import { zodErrorMap } from "~/lib/validation";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { failed, invalid, pageLocale } from "~/server/forms.server";
-import { organizationT, teamOfRequest } from "~/server/organization/pages.server";
+import { memberOfPage, organizationT, teamCandidates, teamOfRequest } from "~/server/organization/pages.server";
 import { can } from "~/server/organization/permissions.server";
 import { addTeamMember, removeTeamMember, updateTeam } from "~/server/organization/teams.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -29,23 +29,25 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
+/** The search for members to add (`?q=`). */
+const queryOf = (request: Request) => teamViewSchema.parse(Object.fromEntries(new URL(request.url).searchParams)).q;
+
 /**
  * A team's members, for every member of the organization to see; renaming (team:update),
- * adding (member:update) and taking out (member:delete) show for the roles that may.
+ * adding (member:update) and taking out (member:delete) show for the roles that may. The
+ * people to add are the first few outside the team, or those a search finds: an
+ * organization may have thousands.
  */
 export async function loader(args: Route.LoaderArgs) {
   const { organization, caller, team } = await teamOfRequest(args);
-  const person = (member: (typeof organization.members)[number]) => ({
-    userId: member.userId,
-    name: member.user.name,
-    email: member.user.email,
-  });
+  const query = queryOf(args.request);
   return {
     team: { id: team.id, name: team.name },
-    members: organization.members.filter((member) => team.userIds.includes(member.userId)).map(person),
-    others: organization.members.filter((member) => !team.userIds.includes(member.userId)).map(person),
+    members: team.members,
+    add: can(caller.role, "member", ["update"])
+      ? { query, ...(await teamCandidates(organization.id, team, query)) }
+      : null,
     mayRename: can(caller.role, "team", ["update"]),
-    mayAdd: can(caller.role, "member", ["update"]),
     mayRemove: can(caller.role, "member", ["delete"]),
   };
 }
@@ -62,9 +64,12 @@ export async function action(args: Route.ActionArgs) {
   const meta = requestMeta(request, context);
   const formData = await request.formData();
   const intent = formData.get("intent");
+  // Back to the dialog, with the search it had (to add several people it finds).
+  const query = queryOf(request);
   const done = (title: string) =>
     redirectWithToast(
-      localizePath(`/organizations/${organization.slug}/teams/${team.id}`, locale),
+      localizePath(`/organizations/${organization.slug}/teams/${team.id}`, locale) +
+        (query ? `?${new URLSearchParams({ q: query })}` : ""),
       { type: "success", title },
       { headers: { "X-Remix-Replace": "true" } },
     );
@@ -95,7 +100,7 @@ export async function action(args: Route.ActionArgs) {
     } catch (error) {
       return failed(submission, error, add ? { USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "userId" } : {}, extra);
     }
-    const name = organization.members.find((member) => member.userId === input.userId)?.user.name ?? "";
+    const name = (await memberOfPage(organization.id, { userId: input.userId }))?.user.name ?? "";
     return done(t(add ? "teams.memberAdded" : "teams.memberRemoved", { name, team: team.name }));
   }
 
@@ -126,8 +131,8 @@ export default function Team({ loaderData, params }: Route.ComponentProps) {
             <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("teams.noMembers")}</p>
           )}
         </div>
-        {loaderData.mayAdd && loaderData.others.length ? (
-          <AddMemberForm key={`add-${key}`} others={loaderData.others} />
+        {loaderData.add && (loaderData.add.candidates.length || loaderData.add.query) ? (
+          <AddMembers key={`add-${key}`} add={loaderData.add} />
         ) : null}
         <div className="flex justify-end">
           <AppLink to={back} preventScrollReset className={buttonClass("secondary")}>
@@ -158,7 +163,7 @@ function RenameForm({ name }: { name: string }) {
 
 function TeamMemberRow({ member, removable }: { member: LoaderData["members"][number]; removable: boolean }) {
   const { t } = useTranslation("organization");
-  const { fetcher, form, pending } = useSectionForm(`remove-team-member-${member.userId}`, teamMemberSchema);
+  const { fetcher, errors, pending } = useRowForm(`remove-team-member-${member.userId}`);
   return (
     <li data-team-member={member.email} className="flex flex-wrap items-center gap-3 py-2 text-sm">
       <div className="min-w-0 flex-1">
@@ -166,7 +171,7 @@ function TeamMemberRow({ member, removable }: { member: LoaderData["members"][nu
         <p className="truncate text-slate-600 dark:text-slate-400">{member.email}</p>
       </div>
       {removable ? (
-        <fetcher.Form method="post" {...getFormProps(form)}>
+        <fetcher.Form method="post">
           <input type="hidden" name="intent" value="remove-team-member" />
           <input type="hidden" name="userId" value={member.userId} />
           <SubmitButton
@@ -179,39 +184,74 @@ function TeamMemberRow({ member, removable }: { member: LoaderData["members"][nu
           </SubmitButton>
         </fetcher.Form>
       ) : null}
-      {form.errors?.length ? (
+      {errors.length ? (
         <div className="basis-full">
-          <FormErrors id={form.errorId} errors={form.errors} />
+          <FormErrors errors={errors} />
         </div>
       ) : null}
     </li>
   );
 }
 
-function AddMemberForm({ others }: { others: LoaderData["others"] }) {
+/**
+ * The people outside the team, each with an Add button: the first few, or those the search
+ * finds. One form: the button pressed names the person.
+ */
+function AddMembers({ add }: { add: NonNullable<LoaderData["add"]> }) {
   const { t } = useTranslation("organization");
   const { fetcher, form, fields, pending } = useSectionForm("add-team-member", teamMemberSchema);
-  const { key, ...selectProps } = getSelectProps(fields.userId, { ariaAttributes: true });
+  const adding = pending ? fetcher.formData?.get("userId") : null;
   return (
-    <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
-      <input type="hidden" name="intent" value="add-team-member" />
-      <FormErrors id={form.errorId} errors={form.errors} />
-      <label htmlFor={fields.userId.id} className="text-sm font-medium">
-        {t("teams.addMember")}
-      </label>
-      <div className="flex flex-wrap items-center gap-2">
-        <select key={key} {...selectProps} className={`${inputClass} w-auto`}>
-          {others.map((member) => (
-            <option key={member.userId} value={member.userId}>
-              {member.name} ({member.email})
-            </option>
-          ))}
-        </select>
-        <SubmitButton variant="secondary" pending={pending} pendingLabel={t("teams.addPending")}>
-          {t("teams.add")}
-        </SubmitButton>
-      </div>
-      <FieldErrors id={fields.userId.errorId} errors={fields.userId.errors} />
-    </fetcher.Form>
+    <div className="flex flex-col gap-2">
+      <h3 className="text-sm font-medium">{t("teams.addMember")}</h3>
+      <Form method="get" role="search" preventScrollReset className="flex flex-wrap items-end gap-2">
+        <label className="flex flex-col gap-1 text-xs font-medium">
+          {t("teams.search")}
+          <input type="search" name="q" defaultValue={add.query} className={`${inputClass} w-auto`} />
+        </label>
+        <button type="submit" className={buttonClass("secondary")}>
+          {t("teams.searchSubmit")}
+        </button>
+      </Form>
+      <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-2">
+        <input type="hidden" name="intent" value="add-team-member" />
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <FieldErrors id={fields.userId.errorId} errors={fields.userId.errors} />
+        {add.candidates.length ? (
+          <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="team-candidates">
+            {add.candidates.map((member) => (
+              <li
+                key={member.userId}
+                data-team-candidate={member.email}
+                className="flex items-center gap-3 py-2 text-sm"
+              >
+                <div className="min-w-0 flex-1">
+                  <p className="truncate font-medium">{member.name}</p>
+                  <p className="truncate text-slate-600 dark:text-slate-400">{member.email}</p>
+                </div>
+                <SubmitButton
+                  name="userId"
+                  value={member.userId}
+                  variant="secondary"
+                  className="px-3 py-1.5"
+                  pending={adding === member.userId}
+                  pendingLabel={t("teams.addPending")}
+                  aria-label={t("teams.addLabel", { name: member.name })}
+                >
+                  {t("teams.add")}
+                </SubmitButton>
+              </li>
+            ))}
+          </ul>
+        ) : (
+          <p className="text-sm text-slate-600 dark:text-slate-400">{t("teams.noCandidates")}</p>
+        )}
+        {add.more ? (
+          <p className="text-sm text-slate-600 dark:text-slate-400">
+            {t("teams.moreCandidates", { count: add.candidates.length })}
+          </p>
+        ) : null}
+      </fetcher.Form>
+    </div>
   );
 }

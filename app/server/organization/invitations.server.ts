@@ -14,7 +14,7 @@ import { AppError, fail } from "~/server/errors.server";
 import { sendMailOrUndo } from "~/server/mail/index.server";
 import {
   auditOrganization,
-  MEMBERSHIP_LIMIT,
+  membershipLimit,
   requireMembership,
   requirePermission,
   roleInput,
@@ -167,7 +167,7 @@ export async function acceptInvitation(auth: AuthSession, invitationId: string, 
   const { invitation, member } = await prisma
     .$transaction(async (tx) => {
       const invitation = await close(tx, invitationId, "accepted");
-      if ((await tx.member.count({ where: { organizationId } })) >= MEMBERSHIP_LIMIT) {
+      if ((await tx.member.count({ where: { organizationId } })) >= membershipLimit()) {
         fail("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
       }
       // The team may have been removed since the invitation was sent.

@@ -19,8 +19,10 @@ import { isReservedSlug } from "~/lib/organization-forms";
 import { endSubscriptionsOf } from "~/server/billing/billing.server";
 import { can, isOwner, parseRoles, type Resource } from "./permissions.server";
 
-export const MEMBERSHIP_LIMIT = 100;
 export const TEAM_MEMBER_LIMIT = 100;
+
+/** How many members an organization may have: ORGANIZATION_MEMBERSHIP_LIMIT (100 unless configured). */
+export const membershipLimit = () => loadEnv().ORGANIZATION_MEMBERSHIP_LIMIT;
 
 // ---- input schemas ----
 
@@ -55,7 +57,8 @@ export function organizationOut(row: OrganizationRow) {
   return { ...row, metadata: row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : null };
 }
 
-const memberUser = { select: { id: true, name: true, email: true, image: true } } as const;
+/** The user fields a listed member comes with. */
+export const memberUser = { select: { id: true, name: true, email: true, image: true } } as const;
 
 /** The caller's membership in `organizationId`, or null. */
 export function membershipOf(userId: string, organizationId: string) {
@@ -262,7 +265,7 @@ export async function getFullOrganization(
       members: {
         include: { user: memberUser },
         orderBy: { createdAt: "asc" },
-        take: input.membersLimit ?? MEMBERSHIP_LIMIT,
+        take: input.membersLimit ?? membershipLimit(),
       },
       teams: { orderBy: { createdAt: "asc" } },
     },
@@ -282,7 +285,15 @@ export async function getFullOrganization(
 export const listMembersInput = z.object({
   organizationId: z.string().optional(),
   organizationSlug: z.string().optional(),
-  limit: z.coerce.number().int().min(1).max(MEMBERSHIP_LIMIT).optional(),
+  // Read when a query is parsed, not when the module loads: the limit is configuration.
+  limit: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .refine((limit) => limit <= membershipLimit(), {
+      error: () => `Too big: expected number to be <=${membershipLimit()}`,
+    })
+    .optional(),
   offset: z.coerce.number().int().min(0).optional(),
   sortBy: z.enum(["createdAt", "role", "userId", "id"]).optional(),
   sortDirection: z.enum(["asc", "desc"]).optional(),
@@ -329,7 +340,7 @@ export async function listMembers(auth: AuthSession, input: z.infer<typeof listM
       where,
       include: { user: memberUser },
       orderBy: { [input.sortBy ?? "createdAt"]: input.sortDirection ?? "asc" },
-      take: input.limit ?? MEMBERSHIP_LIMIT,
+      take: input.limit ?? membershipLimit(),
       skip: input.offset ?? 0,
     }),
     prisma.member.count({ where }),
@@ -360,7 +371,7 @@ export async function addMember(
   const role = parseRoles(input.role);
   if (!role) fail("ROLE_NOT_FOUND");
   if (await membershipOf(input.userId, input.organizationId)) fail("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
-  if ((await prisma.member.count({ where: { organizationId: input.organizationId } })) >= MEMBERSHIP_LIMIT) {
+  if ((await prisma.member.count({ where: { organizationId: input.organizationId } })) >= membershipLimit()) {
     fail("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
   }
   const member = await prisma.member.create({

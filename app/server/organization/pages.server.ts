@@ -1,45 +1,65 @@
 /**
  * What the organization pages need around the organization verbs: the organization of a
- * page's `:slug` (a 404 to anyone outside it), the caller's organizations with their roles,
- * a free slug for a name, the page strings, and the invitations and teams the page lists.
+ * page's `:slug` (a 404 to anyone outside it), a page of its members, the caller's
+ * organizations with their roles, a free slug for a name, the page strings, and the
+ * invitations and teams the page lists.
  */
 import type { RouterContextProvider } from "react-router";
 import { SLUG_MAX, slugify } from "~/lib/organization-forms";
 import type { AuthSession } from "~/server/auth/session.server";
-import { prisma } from "~/server/db.server";
+import { containing, prisma } from "~/server/db.server";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { pageLocale } from "~/server/forms.server";
 import { getInstance, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
-import { checkSlug, getFullOrganization, setActiveOrganization } from "./organizations.server";
+import { checkSlug, memberUser, membershipOf, organizationOut, setActiveOrganization } from "./organizations.server";
+
+/** How many members the organization page lists at once. */
+export const MEMBERS_PAGE_SIZE = 50;
+/** How many members outside a team its dialog offers to add at once; a search finds the others. */
+export const TEAM_CANDIDATES = 10;
 
 /** The organization strings in the page's language (toasts, titles). */
 export function organizationT(context: Readonly<RouterContextProvider>) {
   return getInstance(context).getFixedT(pageLocale(context), "organization");
 }
 
-const OUTSIDE = ["ORGANIZATION_NOT_FOUND", "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION"];
-
 /**
- * The organization named by the URL, with its members and the caller's membership. One the
- * caller does not belong to is answered like one that does not exist: its slug tells
- * outsiders nothing.
+ * The organization named by the URL and the caller's membership in it. One the caller does
+ * not belong to is answered like one that does not exist: its slug tells outsiders nothing.
  */
 export async function organizationOfPage(request: Request, auth: AuthSession, slug: string) {
-  const missing: () => never = () => notFound(new URL(request.url).pathname);
-  let organization;
-  try {
-    organization = await getFullOrganization(auth, { organizationSlug: slug });
-  } catch (error) {
-    if (isAppError(error) && OUTSIDE.includes(error.code ?? "")) missing();
-    throw error;
-  }
-  if (!organization) missing();
-  // The membership was checked; the list holds every member (at most MEMBERSHIP_LIMIT).
-  const caller = organization.members.find((member) => member.userId === auth.user.id);
-  if (!caller) missing();
-  return { organization, caller };
+  const organization = await prisma.organization.findUnique({ where: { slug } });
+  const caller = organization && (await membershipOf(auth.user.id, organization.id));
+  if (!organization || !caller) notFound(new URL(request.url).pathname);
+  return { organization: organizationOut(organization), caller };
+}
+
+/**
+ * Page `requested` of an organization's members with their users, oldest first, and how
+ * many there are in all. A page past the last shows the last, which a removal may have
+ * emptied. The id breaks ties: members added together share a createdAt, and paging by
+ * offset needs one fixed order.
+ */
+export async function membersOfPage(organizationId: string, requested: number) {
+  const where = { organizationId };
+  const total = await prisma.member.count({ where });
+  const pages = Math.max(1, Math.ceil(total / MEMBERS_PAGE_SIZE));
+  const page = Math.min(requested, pages);
+  const members = await prisma.member.findMany({
+    where,
+    include: { user: memberUser },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    skip: (page - 1) * MEMBERS_PAGE_SIZE,
+    take: MEMBERS_PAGE_SIZE,
+  });
+  return { members, total, page, pages };
+}
+
+/** The member of the organization that `where` names, with their user; null when there is none. */
+export function memberOfPage(organizationId: string, where: { id: string } | { userId: string }) {
+  return prisma.member.findFirst({ where: { organizationId, ...where }, include: { user: memberUser } });
 }
 
 /** The caller's organizations, oldest first, each with the caller's role in it. */
@@ -125,17 +145,39 @@ export async function teamsOfPage(organizationId: string) {
 }
 
 /**
- * The team of a page's `:teamId` in the page's organization (a 404 otherwise) and the ids of
- * the users in it. Read here rather than with listTeamMembers, which answers only the team's
- * own members: an admin manages teams they are not in.
+ * The team of a page's `:teamId` in the page's organization (a 404 otherwise) and the people
+ * in it, at most TEAM_MEMBER_LIMIT. Read here rather than with listTeamMembers, which answers
+ * only the team's own members: an admin manages teams they are not in.
  */
 export async function teamOfPage(request: Request, organizationId: string, teamId: string) {
   const team = await prisma.team.findFirst({
     where: { id: teamId, organizationId },
-    include: { members: { select: { userId: true }, orderBy: { createdAt: "asc" } } },
+    include: { members: { include: { user: memberUser }, orderBy: { createdAt: "asc" } } },
   });
   if (!team) notFound(new URL(request.url).pathname);
-  return { id: team.id, name: team.name, userIds: team.members.map((member) => member.userId) };
+  const members = team.members.map(({ user }) => ({ userId: user.id, name: user.name, email: user.email }));
+  return { id: team.id, name: team.name, members };
+}
+
+/**
+ * Members of the organization outside `team` whose name or email contains `query` (all of
+ * them for an empty one), oldest first: at most TEAM_CANDIDATES, and whether there are more.
+ */
+export async function teamCandidates(organizationId: string, team: { members: { userId: string }[] }, query: string) {
+  const rows = await prisma.member.findMany({
+    where: {
+      organizationId,
+      userId: { notIn: team.members.map((member) => member.userId) },
+      ...(query ? { user: { OR: [{ name: containing(query) }, { email: containing(query) }] } } : {}),
+    },
+    include: { user: memberUser },
+    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    take: TEAM_CANDIDATES + 1,
+  });
+  const candidates = rows
+    .slice(0, TEAM_CANDIDATES)
+    .map(({ user }) => ({ userId: user.id, name: user.name, email: user.email }));
+  return { candidates, more: rows.length > TEAM_CANDIDATES };
 }
 
 /**
