@@ -6,6 +6,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
 import { splitLocale } from "~/i18n/config";
+import { hydrates } from "~/lib/hydration";
 import { NonceProvider } from "~/lib/nonce";
 import { hostedPageOrigins } from "~/server/billing/pages.server";
 import { errorText } from "~/server/db.server";
@@ -66,6 +67,16 @@ export default function handleRequest(
     console.warn(`[crawler] ${responseStatusCode} ${request.method} ${new URL(request.url).pathname} (${userAgent})`);
     responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
     return new Response(String(responseStatusCode), { status: responseStatusCode, headers: responseHeaders });
+  }
+
+  // A page that does not hydrate (root.tsx leaves its scripts out) needs no loader data in the browser.
+  if (
+    !hydrates(
+      routerContext.staticHandlerContext.matches.map((match) => routerContext.routeModules[match.route.id]?.handle),
+    )
+  ) {
+    void routerContext.serverHandoffStream?.cancel();
+    routerContext = { ...routerContext, serverHandoffStream: undefined };
   }
 
   const nonce = randomBytes(16).toString("base64");

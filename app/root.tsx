@@ -9,6 +9,7 @@ import {
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
+  useMatches,
 } from "react-router";
 import { useChangeLanguage } from "remix-i18next/react";
 import type { Route } from "./+types/root";
@@ -18,6 +19,7 @@ import { Brand } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
 import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
+import { hydrates } from "~/lib/hydration";
 import { useNonce } from "~/lib/nonce";
 import { themeScript } from "~/lib/theme";
 import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
@@ -44,6 +46,10 @@ export const middleware: Route.MiddlewareFunction[] = [
 // remix-i18next's hook reaches it through react-i18next's costly useTranslation: the server
 // skips it. The choice is fixed per runtime, so every render calls the same hooks.
 const useBrowserLanguage: (locale: string) => void = typeof document === "undefined" ? () => {} : useChangeLanguage;
+
+// In the browser React is running, whatever the page; the server asks the matched routes.
+const usePageHydrates: () => boolean =
+  typeof document === "undefined" ? () => hydrates(useMatches().map((match) => match.handle)) : () => true;
 
 /** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
 export const handle = { i18n: ["common"] };
@@ -92,8 +98,9 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // The i18next instance comes from entry.server.tsx / entry.client.tsx; a client-side
   // navigation into another language switches it (loading that language's namespaces first).
   useBrowserLanguage(locale);
+  const hydrating = usePageHydrates();
   return (
-    <html lang={locale} dir="ltr" suppressHydrationWarning>
+    <html lang={locale} dir="ltr" data-static={hydrating ? undefined : ""} suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
@@ -107,8 +114,12 @@ export function Layout({ children }: { children: React.ReactNode }) {
         {children}
         <Toaster serverToast={rootData?.toast ?? null} />
         <NewVersionWatcher buildId={rootData?.buildId ?? null} />
-        <ScrollRestoration nonce={nonce} />
-        <Scripts nonce={nonce} />
+        {hydrating ? (
+          <>
+            <ScrollRestoration nonce={nonce} />
+            <Scripts nonce={nonce} />
+          </>
+        ) : null}
       </body>
     </html>
   );

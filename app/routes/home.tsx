@@ -13,7 +13,8 @@ import { useLocalize } from "~/lib/use-root-data";
 import { preferredLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 
-export const handle = { i18n: ["home"] };
+// A page of plain HTML: it needs no React in the browser (decision 0020).
+export const handle = { i18n: ["home"], hydrate: false };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);

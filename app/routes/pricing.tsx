@@ -13,7 +13,8 @@ import { getAuthSession } from "~/server/auth/guards.server";
 import { billingAccounts } from "~/server/billing/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
 
-export const handle = { i18n: ["pricing"] };
+// A page of plain HTML: it needs no React in the browser (decision 0020).
+export const handle = { i18n: ["pricing"], hydrate: false };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);

@@ -26,9 +26,8 @@ for (const locale of ["en", "zh-CN"] as const) {
     const P = prefixOf(locale);
     const account = await accountElsewhere(browser, locale);
 
-    // ---- pricing: the interval toggle changes the prices in place ----
+    // ---- pricing (plain HTML, never hydrated): the interval toggle is a link ----
     await page.goto(`${P}/pricing`);
-    await hydrated(page);
     const pro = page.locator('[data-plan="pro"]');
     await expect(pro).toContainText(money(locale, 19));
     await page.getByRole("link", { name: t("pricing:interval.yearly") }).click();

@@ -10,7 +10,7 @@ test("a new build announces itself with a reload toast", async ({ page }) => {
     if (request.url().includes("/builds/latest.json")) polls.push(request.url());
   });
   try {
-    await page.goto("/");
+    await page.goto("/signin");
     // The same build: focusing the tab checks, and nothing is announced. (Focus again until
     // hydration has attached the listener.)
     const focus = () => page.evaluate(() => window.dispatchEvent(new Event("focus")));

@@ -1,7 +1,7 @@
 import { expect, test } from "@playwright/test";
 
 test("the search palette opens with the keyboard and navigates", async ({ page }) => {
-  await page.goto("/");
+  await page.goto("/signin");
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true"); // the shortcut needs React
   await expect(page.getByRole("dialog")).toBeHidden();
   await page.keyboard.press("Control+k");
@@ -23,6 +23,8 @@ test("the search palette opens with the keyboard and navigates", async ({ page }
   await expect(page).toHaveURL(/\/pricing$/);
   await expect(dialog).toBeHidden();
 
+  // Pricing's own document is not hydrated (decision 0020); reached from a live page it is
+  // drawn by React, and the palette stays at hand.
   // Arrow keys move the selection; Escape closes.
   await page.keyboard.press("Control+k");
   await expect(dialog).toBeVisible();
@@ -34,7 +36,7 @@ test("the search palette opens with the keyboard and navigates", async ({ page }
 });
 
 test("the search palette speaks the page language", async ({ page }) => {
-  await page.goto("/ja/pricing");
+  await page.goto("/ja/signin");
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   await page.keyboard.press("Control+k");
   const dialog = page.getByRole("dialog");

@@ -11,7 +11,9 @@ test("the theme choice survives a reload and is applied before first paint", asy
     }).observe(document, { childList: true, subtree: true });
   });
   await page.emulateMedia({ colorScheme: "light" });
+  // Pricing is plain HTML (decision 0020): the inline theme script alone runs the switcher.
   await page.goto("/pricing");
+  await expect(page.locator("html")).toHaveAttribute("data-static");
   await expect(page.locator("html")).toHaveClass(/light/);
 
   await page.getByRole("radio", { name: "Dark theme" }).click();
@@ -29,4 +31,32 @@ test("the theme choice survives a reload and is applied before first paint", asy
   await expect(page.locator("html")).toHaveClass(/light/);
   await page.emulateMedia({ colorScheme: "dark" });
   await expect(page.locator("html")).toHaveClass(/dark/);
+});
+
+test("on a page React takes over, the switcher shows the stored choice, also after a client-side navigation", async ({
+  page,
+}) => {
+  await page.emulateMedia({ colorScheme: "light" });
+  await page.goto("/signin");
+  await page.getByRole("radio", { name: "Dark theme" }).click();
+  await page.reload();
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await expect(page.getByRole("radio", { name: "Dark theme" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("radio", { name: "System theme" })).toHaveAttribute("aria-checked", "false");
+
+  await page.getByRole("radio", { name: "Light theme" }).click();
+  await expect(page.locator("html")).toHaveClass(/light/);
+  await expect(page.getByRole("radio", { name: "Light theme" })).toHaveAttribute("aria-checked", "true");
+  await expect(page.getByRole("radio", { name: "Dark theme" })).toHaveAttribute("aria-checked", "false");
+
+  // Pricing draws its own navbar: a new switcher, drawn by React in the browser.
+  const documents: string[] = [];
+  page.on("request", (request) => {
+    if (request.resourceType() === "document") documents.push(request.url());
+  });
+  await page.getByRole("banner").getByRole("link", { name: "Pricing" }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.getByRole("radio", { name: "Light theme" })).toHaveAttribute("aria-checked", "true");
+  expect(documents).toEqual([]);
 });
