@@ -14,6 +14,7 @@ import { closeDatabase as closeClient } from "~/server/db.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
+import { cachedPage, keepPage } from "~/server/page-cache.server";
 
 export { clientAddress } from "~/server/client-address.server";
 export { checkDatabase } from "~/server/db.server";
@@ -36,7 +37,12 @@ export function handleRequest(request: Request, client: { address: string | null
   // development): React Router's matching walks the whole localized route tree on every
   // request, which is most of the cost of a small API call and buys the API nothing.
   if (new URL(request.url).pathname.startsWith(`${AUTH_BASE_PATH}/`)) return handleAuthRequest(request, context);
-  return requestHandler(request, context);
+  const cached = cachedPage(request);
+  if (cached) return Promise.resolve(cached);
+  return requestHandler(request, context).then((response) => {
+    keepPage(request, response, context);
+    return response;
+  });
 }
 
 /** Runs once before the server listens: validate env, migrate the database, ensure the admin. */

@@ -1,10 +1,9 @@
-import { randomBytes } from "node:crypto";
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction } from "react-router";
+import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { splitLocale } from "~/i18n/config";
 import { hydrates } from "~/lib/hydration";
 import { NonceProvider } from "~/lib/nonce";
@@ -13,7 +12,7 @@ import { errorText } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
 import { noteOutage, RETRY_AFTER_SECONDS } from "~/server/outage.server";
-import { cachedPage, pageCacheKey, storePage } from "~/server/page-cache.server";
+import { mayKeep, newNonce, offerPage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
 
@@ -53,6 +52,7 @@ export default function handleRequest(
   responseStatusCode: number,
   responseHeaders: Headers,
   routerContext: EntryContext,
+  loadContext: RouterContextProvider,
 ) {
   const userAgent = request.headers.get("user-agent");
   // Crawlers get a bare status instead of an error page; the server log keeps the details.
@@ -79,15 +79,10 @@ export default function handleRequest(
     routerContext = { ...routerContext, serverHandoffStream: undefined };
   }
 
-  const nonce = randomBytes(16).toString("base64");
-  const cacheKey = pageCacheKey(request, responseStatusCode, responseHeaders, routerContext);
-  const cached = cacheKey && cachedPage(cacheKey, nonce);
+  const nonce = newNonce();
+  const keep = mayKeep(request, responseStatusCode, routerContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
-  if (cached) {
-    responseHeaders.set("Content-Length", String(Buffer.byteLength(cached)));
-    return new Response(cached, { status: responseStatusCode, headers: responseHeaders });
-  }
   // Bots and SPA-mode builds want the whole document; browsers get it streamed.
   const readyEvent = isbot(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
@@ -127,13 +122,15 @@ export default function handleRequest(
     function send() {
       shellRendered = true;
       const body = new PassThrough();
-      if (cacheKey) {
-        // Keep a copy of what is sent; stored once the whole document rendered fine.
+      if (keep) {
+        // A copy of what is sent, for the page cache once the whole document rendered fine.
         const chunks: Buffer[] = [];
         body.on("data", (chunk: Buffer) => chunks.push(chunk));
-        body.on("end", () => {
-          if (responseStatusCode === 200) storePage(cacheKey, Buffer.concat(chunks).toString("utf8"), nonce);
+        const html = new Promise<string | null>((done) => {
+          body.on("end", () => done(responseStatusCode === 200 ? Buffer.concat(chunks).toString("utf8") : null));
+          body.on("close", () => done(null)); // destroyed before the end: a client that left
         });
+        offerPage(loadContext, { nonce, html });
       }
       resolve(
         new Response(createReadableStreamFromReadable(body), {

@@ -13,8 +13,9 @@ import { useLocalize } from "~/lib/use-root-data";
 import { preferredLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 
-// A page of plain HTML: it needs no React in the browser (decision 0020).
-export const handle = { i18n: ["home"], hydrate: false };
+// A page of plain HTML: it needs no React in the browser (decision 0020). What it shows a
+// visitor follows from the request, so the page cache may answer it (page-cache.server.ts).
+export const handle = { i18n: ["home"], hydrate: false, pageCache: true };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);

@@ -13,8 +13,9 @@ import { getAuthSession } from "~/server/auth/guards.server";
 import { billingAccounts } from "~/server/billing/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
 
-// A page of plain HTML: it needs no React in the browser (decision 0020).
-export const handle = { i18n: ["pricing"], hydrate: false };
+// A page of plain HTML: it needs no React in the browser (decision 0020). What it shows a
+// visitor follows from the request, so the page cache may answer it (page-cache.server.ts).
+export const handle = { i18n: ["pricing"], hydrate: false, pageCache: true };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);

@@ -38,7 +38,8 @@ import { callbackError, enabledProviders } from "~/server/auth/social/social.ser
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
-export const handle = { i18n: ["auth"] };
+// What it shows a visitor follows from the request: the page cache may answer it (page-cache.server.ts).
+export const handle = { i18n: ["auth"], pageCache: true };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);

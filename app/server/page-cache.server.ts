@@ -1,39 +1,104 @@
 /**
- * Rendered HTML of anonymous pages, reused while what the render depends on stays the same.
+ * Rendered documents of anonymous visitors, answered again without running React Router.
  *
- * A document is a function of its URL, the loaders' data, the status and the CSP nonce. So
- * the key is the URL plus the loaders' data (which hold the locale and the absence of a
- * user and of a toast); the loaders and middleware still run on every request, so redirects,
- * guards and headers stay exact, and only React's render is skipped. The nonce is fresh per
- * response: the cached copy's is replaced. Bounded: the least recently used entries go.
- * A request with `Cache-Control: no-cache` is always rendered (the benchmark's uncached runs).
+ * A page opts in with `handle.pageCache = true`, which promises that what its routes render
+ * for a visitor without a session follows from the request alone: its URL, its cookies, its
+ * Accept-Language and whether it comes from a crawler (the home page redirects browsers by
+ * language, not crawlers). Those four are the key, so a cached copy is exactly what a render
+ * would give: another language, a theme or a toast cookie is another key, and a session cookie
+ * is never kept (a signed-in render is not stored, and a stale cookie's render clears it with
+ * Set-Cookie, which is not stored either). Pages whose data lives in the database (an
+ * invitation, a reset link) do not opt in: their loaders run on every request.
+ *
+ * Matching the localized route tree, middleware and loaders cost most of a cached page's time
+ * when the cache sat after them, which is why it sits in front. The nonce is fresh per
+ * response (the stored copy's is replaced in the document and its CSP). Bounded: the least
+ * recently used entries go. `Cache-Control: no-cache` always renders (the benchmark's
+ * uncached runs).
  */
-import type { EntryContext } from "react-router";
+import { randomBytes } from "node:crypto";
+import { isbot } from "isbot";
+import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
 
 const MAX_ENTRIES = 200;
-const entries = new Map<string, { html: string; nonce: string }>();
 
-/** The cache key of this render, or null when it must not be cached. */
-export function pageCacheKey(request: Request, status: number, headers: Headers, context: EntryContext): string | null {
-  const { loaderData, actionData, errors } = context.staticHandlerContext;
-  if (request.method !== "GET" || status !== 200 || errors || actionData || context.isSpaMode) return null;
-  if (headers.has("Set-Cookie") || /no-cache|no-store/.test(request.headers.get("Cache-Control") ?? "")) return null;
-  const root = loaderData.root as { user?: unknown; toast?: unknown } | undefined;
-  if (!root || root.user || root.toast) return null;
-  return `${request.url}\n${JSON.stringify(loaderData)}`;
+interface Entry {
+  html: string;
+  nonce: string;
+  headers: [string, string][];
+  length: string;
 }
 
-/** The cached document for `key` with `nonce` in place of the one it was rendered with. */
-export function cachedPage(key: string, nonce: string): string | null {
-  const entry = entries.get(key);
+const entries = new Map<string, Entry>();
+
+/** A render that may be kept: its nonce and, once streamed, its whole document (null if it failed). */
+interface Offer {
+  nonce: string;
+  html: Promise<string | null>;
+}
+
+const offerContext = createContext<Offer | null>(null);
+
+/** A document's nonce: 16 random bytes, the same length every time (a cached copy keeps its Content-Length). */
+export const newNonce = () => randomBytes(16).toString("base64");
+
+/** The cache key of a request, or null when its answer must not come from the cache. */
+function keyOf(request: Request): string | null {
+  const headers = request.headers;
+  if (request.method !== "GET" || headers.has("Authorization")) return null;
+  if (/no-cache|no-store/.test(headers.get("Cache-Control") ?? "")) return null;
+  const bot = isbot(headers.get("User-Agent")) ? "bot" : "browser";
+  return `${request.url}\n${headers.get("Cookie") ?? ""}\n${headers.get("Accept-Language") ?? ""}\n${bot}`;
+}
+
+/** The cached answer to `request`, with a fresh nonce, or null. */
+export function cachedPage(request: Request): Response | null {
+  const key = keyOf(request);
+  const entry = key === null ? undefined : entries.get(key);
   if (!entry) return null;
-  entries.delete(key); // most recently used goes last
-  entries.set(key, entry);
-  return entry.html.replaceAll(entry.nonce, nonce);
+  entries.delete(key!); // most recently used goes last
+  entries.set(key!, entry);
+  const nonce = newNonce();
+  const headers = new Headers();
+  for (const [name, value] of entry.headers) headers.append(name, value.replaceAll(entry.nonce, nonce));
+  headers.set("Content-Length", entry.length); // known, so it is compressed in one go
+  return new Response(entry.html.replaceAll(entry.nonce, nonce), { status: 200, headers });
 }
 
-export function storePage(key: string, html: string, nonce: string): void {
-  entries.delete(key);
-  entries.set(key, { html, nonce });
-  if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+/**
+ * Whether this render may be kept (entry.server.tsx asks before rendering): a 200 document
+ * of pages that opted in, for a visitor without a session, with no toast to show.
+ */
+export function mayKeep(request: Request, status: number, context: EntryContext): boolean {
+  const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
+  if (status !== 200 || errors || actionData || context.isSpaMode || keyOf(request) === null) return false;
+  const root = loaderData.root as { user?: unknown; toast?: unknown } | undefined;
+  if (!root || root.user || root.toast) return false;
+  return matches.every(
+    (match) =>
+      match.route.id === "root" ||
+      (context.routeModules[match.route.id]?.handle as { pageCache?: boolean } | undefined)?.pageCache === true,
+  );
+}
+
+/** entry.server.tsx hands over a keepable render; `keepPage` decides once the response is final. */
+export function offerPage(context: Readonly<RouterContextProvider>, offer: Offer): void {
+  (context as RouterContextProvider).set(offerContext, offer);
+}
+
+/**
+ * Stores the document of an offered render once it has streamed, unless the final response
+ * (after every middleware) is not a plain 200 or sets a cookie.
+ */
+export function keepPage(request: Request, response: Response, context: RouterContextProvider): void {
+  const offer = context.get(offerContext);
+  const key = keyOf(request);
+  if (!offer || key === null || response.status !== 200 || response.headers.has("Set-Cookie")) return;
+  const headers = [...response.headers];
+  void offer.html.then((html) => {
+    if (html === null) return;
+    entries.delete(key);
+    entries.set(key, { html, nonce: offer.nonce, headers, length: String(Buffer.byteLength(html)) });
+    if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
+  });
 }

@@ -331,3 +331,82 @@ describe("flashed toasts", () => {
     expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
   });
 });
+
+describe("the anonymous page cache answers exactly what a render would", () => {
+  const nonceOf = (res: Response) => res.headers.get("content-security-policy")!.match(/'nonce-([^']+)'/)![1]!;
+
+  it("gives every copy of a page its own nonce, in the CSP and on every inline script", async () => {
+    const first = await get(`${base}/pricing?interval=yearly`);
+    const second = await get(`${base}/pricing?interval=yearly`);
+    const [a, b] = [await first.text(), await second.text()];
+    expect(nonceOf(first)).not.toBe(nonceOf(second));
+    for (const [res, html] of [
+      [first, a],
+      [second, b],
+    ] as const) {
+      const nonces = [...html.matchAll(/<script[^>]*\snonce="([^"]+)"/g)].map((match) => match[1]);
+      expect(nonces.length).toBeGreaterThan(0);
+      expect(new Set(nonces)).toEqual(new Set([nonceOf(res)]));
+    }
+    expect(b.replaceAll(nonceOf(second), "N")).toBe(a.replaceAll(nonceOf(first), "N"));
+  });
+
+  it("still sends a browser to its language after a crawler with the same languages got the page", async () => {
+    const crawler = await get(`${base}/`, { "User-Agent": CRAWLER_UA, "Accept-Language": "ja" });
+    expect(crawler.status).toBe(200);
+    const browser = await get(`${base}/`, { "Accept-Language": "ja" });
+    expect(browser.status).toBe(302);
+    expect(browser.headers.get("location")).toBe("/ja");
+  });
+
+  it("shows a signed-in user their own page, never a visitor's copy, on every cached page", async () => {
+    for (const path of ["/pricing", "/ja", "/fr/signin", "/signup"]) {
+      const visitor = await get(base + path, { Cookie: "lng=en" });
+      expect(visitor.status).toBe(200);
+      const res = await get(base + path, { Cookie: userCookie });
+      if (path.includes("sign")) {
+        expect(res.status).toBe(302); // guest-only
+      } else {
+        expect(await res.text()).toContain("Test user");
+      }
+    }
+  });
+
+  it("clears a stale session cookie on every request, not only the first", async () => {
+    const stale = "app.session_token=not-a-session-token.AAAA";
+    for (let i = 0; i < 3; i++) {
+      const res = await get(`${base}/pricing`, { Cookie: stale });
+      expect(res.status).toBe(200);
+      expect(res.headers.getSetCookie().some((c) => /^app\.session_token=;/.test(c))).toBe(true);
+    }
+  });
+
+  it("ends a revoked session's signed-in pages at once", async () => {
+    const { prisma } = await import("~/server/db.server");
+    const { createSession, deleteSessions } = await import("~/server/auth/session.server");
+    const user = await prisma.user.create({
+      data: { email: `revoked-${Date.now()}@example.com`, name: "Revoked Rita" },
+    });
+    const cookie = (await createSession(user.id)).setCookies[0]!.split(";")[0]!;
+    expect(await (await get(`${base}/pricing`, { Cookie: cookie })).text()).toContain("Revoked Rita");
+    await deleteSessions(user.id);
+    for (let i = 0; i < 2; i++) {
+      const res = await get(`${base}/pricing`, { Cookie: cookie });
+      expect(await res.text()).not.toContain("Revoked Rita");
+      expect(res.headers.getSetCookie().some((c) => /^app\.session_token=;/.test(c))).toBe(true);
+    }
+  });
+
+  it("shows a flashed toast on each request that carries it and keeps none", async () => {
+    const { createToastHeaders } = await import("~/server/toast.server");
+    const toast = (await createToastHeaders({ type: "success", title: "Saved for the cache test" }))
+      .getSetCookie()[0]!
+      .split(";")[0]!;
+    for (let i = 0; i < 2; i++) {
+      const res = await get(`${base}/pricing`, { Cookie: toast });
+      expect(await res.text()).toContain("Saved for the cache test");
+      expect(res.headers.getSetCookie().some((c) => /^toast=;/.test(c))).toBe(true);
+    }
+    expect(await (await get(`${base}/pricing`)).text()).not.toContain("Saved for the cache test");
+  });
+});

@@ -2,6 +2,9 @@ import { Outlet } from "react-router";
 import { Footer } from "~/components/Footer";
 import { Navbar } from "~/components/Navbar";
 
+/** Draws no data of its own (app/server/page-cache.server.ts). */
+export const handle = { pageCache: true };
+
 export default function DefaultLayout() {
   return (
     <div className="flex min-h-screen flex-col">

@@ -8,6 +8,9 @@ export const middleware: Route.MiddlewareFunction[] = [guestOnlyMiddleware];
 // A loader makes every client navigation into this area ask the server, so the guard runs.
 export const loader = () => null;
 
+/** What a visitor without a session sees here follows from the request (app/server/page-cache.server.ts). */
+export const handle = { pageCache: true };
+
 export default function GuestOnly() {
   return <Outlet />;
 }
