@@ -1,6 +1,13 @@
+import { readdirSync, readFileSync } from "node:fs";
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
-import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
+import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword, WORKER_NICENESS } from "./password.server";
+
+/** The nice value of this process's thread `tid` (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function niceness(tid: string | number): number {
+  const stat = readFileSync(`/proc/self/task/${tid}/stat`, "utf8");
+  return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[16]);
+}
 
 describe("password hashing on the worker pool", () => {
   it("hashes with bcrypt cost 10 and verifies", async () => {
@@ -21,6 +28,12 @@ describe("password hashing on the worker pool", () => {
       Array.from({ length: 12 }, (_, i) => verifyPassword(i % 2 ? "secret-1" : "secret-2", hash)),
     );
     expect(answers).toEqual(Array.from({ length: 12 }, (_, i) => i % 2 === 1));
+  });
+
+  it.runIf(process.platform === "linux")("hashes at a lower priority than the thread that serves pages", async () => {
+    await hashPassword("warm the pool");
+    expect(niceness(process.pid)).toBe(0); // the main thread's id is the process id
+    expect(readdirSync("/proc/self/task").map(niceness)).toContain(WORKER_NICENESS);
   });
 
   it("spends a real check for unknown accounts", async () => {

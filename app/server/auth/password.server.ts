@@ -21,9 +21,22 @@ export const passwordSchema = z
   .min(PASSWORD_MIN, { message: "PASSWORD_TOO_SHORT" })
   .max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" });
 
+/**
+ * Niceness of the hashing threads. Linux keeps a nice value per thread, so a worker that
+ * lowers its own priority leaves the main thread's: where the cores are all busy (a storm of
+ * sign-ins), pages keep their share and the sign-ins wait instead. 10 is a tenth of a busy
+ * core's time against a normal thread: slower sign-ins under contention, never starved ones.
+ */
+export const WORKER_NICENESS = 10;
+
 const WORKER_CODE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const bcrypt = require(workerData.bcryptPath);
+try {
+  require("node:os").setPriority(workerData.niceness);
+} catch {
+  // Not permitted here (or not per thread): the worker runs at the process's priority.
+}
 parentPort.on("message", async ({ id, op, plain, hash, cost }) => {
   try {
     const result = op === "hash" ? await bcrypt.hash(plain, cost) : await bcrypt.compare(plain, hash);
@@ -52,7 +65,7 @@ function spawn(): Slot {
   // (V8 otherwise sizes a worker's heap like the main thread's).
   const worker = new Worker(WORKER_CODE, {
     eval: true,
-    workerData: { bcryptPath },
+    workerData: { bcryptPath, niceness: WORKER_NICENESS },
     resourceLimits: { maxOldGenerationSizeMb: 16, maxYoungGenerationSizeMb: 4 },
   });
   const slot: Slot = { worker, jobs: new Set() };
