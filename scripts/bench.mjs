@@ -153,7 +153,14 @@ function rssMb() {
   return line ? Number(line[1]) / 1024 : 0;
 }
 let rssPeak = 0;
-const sampler = setInterval(() => (rssPeak = Math.max(rssPeak, rssMb())), 200);
+// The peak of each part of the run too, to tell which part needs the memory.
+let phase = "start-up";
+const phasePeaks = {};
+const sampler = setInterval(() => {
+  const mb = rssMb();
+  rssPeak = Math.max(rssPeak, mb);
+  phasePeaks[phase] = Math.max(phasePeaks[phase] ?? 0, mb);
+}, 200);
 
 try {
   for (let i = 0; ; i++) {
@@ -230,6 +237,7 @@ try {
     }
 
     const NO_CACHE = { "cache-control": "no-cache" }; // bypasses the anonymous page cache
+    phase = "public pages";
     for (const path of PAGES) await load(path, { amount: 2000, headers: NO_CACHE }); // warm-up
     const pages = {};
     const uncachedPages = {};
@@ -238,11 +246,13 @@ try {
       pages[path] = await measured(path);
     }
 
+    phase = "get-session";
     const cached = await measured("/api/auth/get-session", { headers: { cookie: cookieHeader() } });
     const uncached = await measured("/api/auth/get-session?disableCookieCache=true", {
       headers: { cookie: cookieHeader() },
     });
 
+    phase = "sign-ins";
     const latencies = [];
     for (let i = 0; i < 40; i++) {
       const started = performance.now();
@@ -269,6 +279,7 @@ try {
 
     // The admin users page over 100,000 users, seeded straight into the database file (dates
     // in the same storage format as the rows the app wrote).
+    phase = "admin and organization pages";
     const db = new Database(join(dir, "app.db"));
     db.pragma("busy_timeout = 5000");
     const sample = db.prepare('SELECT "createdAt" FROM "user" LIMIT 1').get();
@@ -336,6 +347,7 @@ try {
     }
     const organizationPage = await timePage("/organizations/bench-org");
 
+    phase = "webhooks";
     // Webhooks: one subscription bought through the stand-in's checkout, then signed
     // `customer.subscription.updated` deliveries of it, each a new event id, as fast as the
     // app takes them. Each is verified, read back from the provider and applied once.
@@ -437,6 +449,8 @@ try {
     row(`home p99, during ${burstSignIns} parallel sign-ins`, `${busy.latency.p99} ms`, "", undefined);
     row("home p99 ratio (burst / idle)", ratio.toFixed(2), `<= ${TARGETS.stormRatio}`, ratio <= TARGETS.stormRatio);
     row("server RSS, peak", `${rssPeak.toFixed(0)} MB`, `<= ${BUDGETS.rssPeakMb} MB`, rssPeak <= BUDGETS.rssPeakMb);
+    for (const [name, mb] of Object.entries(phasePeaks))
+      row(`  peak during ${name}`, `${mb.toFixed(0)} MB`, "", undefined);
     for (const path of PAGES) {
       const budget = path === "/" ? BUDGETS.homeJsKb : undefined;
       row(
@@ -502,6 +516,7 @@ try {
       signIn: { p50Ms: pct(latencies, 50), p99Ms: pct(latencies, 99) },
       storm: { idleP99Ms: idle.latency.p99, busyP99Ms: busy.latency.p99, ratio },
       rssPeakMb: rssPeak,
+      rssPeakMbByPhase: phasePeaks,
       javascript: js,
       adminUsersPage: { users: SEEDED_USERS, views: usersPage },
       listUsers: { users: SEEDED_USERS, views: listUsers },
