@@ -21,6 +21,7 @@ import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
 import { hydrates } from "~/lib/hydration";
 import { useNonce } from "~/lib/nonce";
+import { menuScript } from "~/lib/menus";
 import { themeScript } from "~/lib/theme";
 import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
 import { getAuthSession, isAdmin, routeRulesMiddleware, sessionMiddleware } from "~/server/auth/guards.server";
@@ -105,7 +106,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="color-scheme" content="light dark" />
-        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: themeScript }} />
+        <script nonce={nonce} dangerouslySetInnerHTML={{ __html: `${themeScript};${menuScript}` }} />
         <link rel="icon" href="/favicon.svg" type="image/svg+xml" />
         <Meta />
         <Links />

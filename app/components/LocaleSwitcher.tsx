@@ -14,7 +14,7 @@ export function LocaleSwitcher() {
   const location = useLocation();
   const here = splitLocale(location.pathname).path + location.search + location.hash;
   return (
-    <details className="group relative">
+    <details className="group relative" data-menu>
       <summary
         aria-label={t("locale.label")}
         title={t("locale.label")}

@@ -31,7 +31,7 @@ export function OrganizationSwitcher({
     "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
   return (
     // Keyed by the location so that it closes once a switch (or any navigation) is done.
-    <details key={location.key} className="relative" data-testid="organization-switcher">
+    <details key={location.key} className="relative" data-menu data-testid="organization-switcher">
       <summary
         aria-label={t("organizations.switcher")}
         className="flex cursor-pointer list-none items-center gap-2 rounded-md border border-slate-200 px-3 py-2 text-sm hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800"

@@ -21,7 +21,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
   const item =
     "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
   return (
-    <details className="relative">
+    <details className="relative" data-menu>
       <summary
         aria-label={t("nav.account")}
         className="flex cursor-pointer items-center gap-2 rounded-full p-0.5 hover:ring-2 hover:ring-primary-500/40"

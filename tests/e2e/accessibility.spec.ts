@@ -520,6 +520,33 @@ test.describe("keyboard alone", () => {
     await expect(page).toHaveURL(/\/pricing$/);
   });
 
+  for (const path of ["/pricing", "/signin"]) {
+    test(`drop-down menus close on Escape, focus back on their button, and on a click elsewhere (${path})`, async ({
+      page,
+    }) => {
+      const t = texts("en");
+      // Pricing is plain HTML (decision 0020), sign-in is React's: the same inline script serves both.
+      await openPage(page, path);
+      const languages = page
+        .getByRole("banner")
+        .locator("details[data-menu]")
+        .filter({ has: page.locator(`summary[aria-label="${t("common:locale.label")}"]`) });
+      const language = languages.locator("summary");
+      await tabTo(page, language);
+      await page.keyboard.press("Enter");
+      await expect(languages).toHaveAttribute("open", "");
+      await tabTo(page, languages.getByRole("button", { name: "Français" }));
+      await page.keyboard.press("Escape");
+      await expect(languages).not.toHaveAttribute("open", "");
+      await expect(language).toBeFocused();
+
+      await language.click();
+      await expect(languages).toHaveAttribute("open", "");
+      await page.getByRole("heading", { level: 1 }).click();
+      await expect(languages).not.toHaveAttribute("open", "");
+    });
+  }
+
   test("the admin creates a user in the dialog, and opens a row's dialog from its menu", async ({ page }) => {
     test.setTimeout(90_000);
     const t = texts("en");

@@ -312,7 +312,7 @@ function RowActions({
     </a>
   );
   return (
-    <details className="relative inline-block text-left">
+    <details className="relative inline-block text-left" data-menu>
       <summary
         className={buttonClass("ghost", "cursor-pointer")}
         aria-label={t("users.actionsFor", { name: user.name })}
