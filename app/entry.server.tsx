@@ -69,14 +69,19 @@ export default function handleRequest(
     return new Response(String(responseStatusCode), { status: responseStatusCode, headers: responseHeaders });
   }
 
-  // A page that does not hydrate (root.tsx leaves its scripts out) needs no loader data in the browser.
-  if (
-    !hydrates(
-      routerContext.staticHandlerContext.matches.map((match) => routerContext.routeModules[match.route.id]?.handle),
-    )
-  ) {
+  // A page that does not hydrate (root.tsx leaves its scripts out) needs no loader data in the
+  // browser, nor a manifest: ServerRouter builds its route tree from the manifest on every
+  // render, and with only the matched routes in it that is a few objects instead of the
+  // whole localized tree.
+  const matches = routerContext.staticHandlerContext.matches;
+  if (!hydrates(matches.map((match) => routerContext.routeModules[match.route.id]?.handle))) {
     void routerContext.serverHandoffStream?.cancel();
-    routerContext = { ...routerContext, serverHandoffStream: undefined };
+    const routes = Object.fromEntries(matches.map(({ route }) => [route.id, routerContext.manifest.routes[route.id]!]));
+    routerContext = {
+      ...routerContext,
+      serverHandoffStream: undefined,
+      manifest: { ...routerContext.manifest, routes },
+    };
   }
 
   const nonce = newNonce();
