@@ -24,6 +24,7 @@ import {
   updateOrganizationSchema,
 } from "~/lib/organization-forms";
 import { numberFormat } from "~/lib/intl";
+import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
@@ -56,8 +57,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** The page of members the URL asks for (`?page=`). */
-const pageOf = (request: Request) =>
-  membersViewSchema.parse(Object.fromEntries(new URL(request.url).searchParams)).page;
+const pageOf = (request: Request) => membersViewSchema.parse(searchParamsOf(request.url)).page;
 
 /**
  * The page shows what the caller's role allows (permissions.server.ts); the services check

@@ -8,6 +8,7 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
 import { membersPath, membersViewSchema, removeMemberSchema } from "~/lib/organization-forms";
+import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
@@ -35,7 +36,7 @@ async function memberToRemove({ request, params, context }: Route.LoaderArgs | R
   const { organization } = await organizationOfPage(request, auth, params.slug);
   const member = await memberOfPage(organization.id, { id: params.memberId });
   if (!member) notFound(new URL(request.url).pathname);
-  const { page } = membersViewSchema.parse(Object.fromEntries(new URL(request.url).searchParams));
+  const { page } = membersViewSchema.parse(searchParamsOf(request.url));
   const back = membersPath(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), page);
   return { auth, organization, member, back };
 }

@@ -11,6 +11,7 @@ import { useRowForm, useSectionForm } from "~/components/ui/section-form";
 import { AppLink } from "~/components/AppLink";
 import { localizePath } from "~/i18n/config";
 import { renameTeamSchema, teamMemberSchema, teamViewSchema } from "~/lib/organization-forms";
+import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -30,7 +31,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** The search for members to add (`?q=`). */
-const queryOf = (request: Request) => teamViewSchema.parse(Object.fromEntries(new URL(request.url).searchParams)).q;
+const queryOf = (request: Request) => teamViewSchema.parse(searchParamsOf(request.url)).q;
 
 /**
  * A team's members, for every member of the organization to see; renaming (team:update),
