@@ -10,7 +10,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresClient } from "../../generated/prisma/postgres/client";
 import { Prisma, PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
-import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath } from "./db/url.server";
+import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath, type Provider } from "./db/url.server";
 
 /**
  * The client type every caller types against. A generated client is bound to one provider,
@@ -89,13 +89,16 @@ export function createDatabase(databaseUrl: string): Database {
   return new SqliteClient({ adapter: new SqliteAdapterFactory(sqliteFilePath(databaseUrl)) });
 }
 
+// Read process.env directly: env.server.ts validates the same variable with the same default.
+const databaseUrl = () => process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
+
 // Kept on globalThis so the dev server's module reloads reuse the client instead of opening
-// one more connection (pool) per edit. Read process.env directly: env.server.ts validates
-// the same variable with the same default.
+// one more connection (pool) per edit.
 const globalForPrisma = globalThis as typeof globalThis & { __prisma?: Database };
-export const prisma: Database = (globalForPrisma.__prisma ??= createDatabase(
-  process.env.DATABASE_URL || DEFAULT_DATABASE_URL,
-));
+export const prisma: Database = (globalForPrisma.__prisma ??= createDatabase(databaseUrl()));
+
+/** Which database `prisma` talks to, for the few statements written for each. */
+export const databaseProvider = (): Provider => providerOf(databaseUrl());
 
 /** Throws when the database cannot answer (readiness check, start-up). */
 export async function checkDatabase(): Promise<void> {
@@ -113,8 +116,9 @@ export async function closeDatabase(): Promise<void> {
  * the app is typed against, see `Database`) do not know.
  */
 export function containing(text: string): Prisma.StringFilter {
-  const postgres = providerOf(process.env.DATABASE_URL || DEFAULT_DATABASE_URL) === "postgresql";
-  return (postgres ? { contains: text, mode: "insensitive" } : { contains: text }) as Prisma.StringFilter;
+  return (
+    databaseProvider() === "postgresql" ? { contains: text, mode: "insensitive" } : { contains: text }
+  ) as Prisma.StringFilter;
 }
 
 /** True for Prisma's unique constraint violation (P2002), the same on both databases. */

@@ -4,9 +4,7 @@
  * are. Days are UTC days, so every admin sees the same buckets.
  */
 import { plans } from "~/config/plans";
-import { Prisma, prisma } from "~/server/db.server";
-import { providerOf } from "~/server/db/url.server";
-import { loadEnv } from "~/server/env.server";
+import { databaseProvider, Prisma, prisma } from "~/server/db.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -53,13 +51,12 @@ export function lastDays(days: number, now: Date): string[] {
   return Array.from({ length: days }, (_, i) => new Date(today - (days - 1 - i) * DAY_MS).toISOString().slice(0, 10));
 }
 
-const isPostgres = () => providerOf(loadEnv().DATABASE_URL) === "postgresql";
-
 /**
  * A column's UTC day in SQL. SQLite holds Prisma's DateTime as ISO 8601 text with an offset,
  * which date() reads and turns into UTC; PostgreSQL holds a UTC timestamp.
  */
-const dayOf = (column: string) => Prisma.raw(isPostgres() ? `to_char("${column}", 'YYYY-MM-DD')` : `date("${column}")`);
+const dayOf = (column: string) =>
+  Prisma.raw(databaseProvider() === "postgresql" ? `to_char("${column}", 'YYYY-MM-DD')` : `date("${column}")`);
 
 /** PostgreSQL answers COUNT(*) as a bigint. */
 const count = (value: number | bigint) => Number(value);

@@ -9,8 +9,8 @@ import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { audit } from "~/server/audit.server";
 import type { RequestMeta } from "~/server/auth/session.server";
-import { Prisma, prisma } from "~/server/db.server";
-import { providerOf, sqliteFilePath } from "~/server/db/url.server";
+import { databaseProvider, Prisma, prisma } from "~/server/db.server";
+import { sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
 
 interface TableFigures {
@@ -52,8 +52,6 @@ export type DatabaseStats =
 
 /** Counts and sizes come back as bigint from PostgreSQL, as number from SQLite. */
 const num = (value: unknown) => Number(value ?? 0);
-
-export const databaseProvider = () => providerOf(loadEnv().DATABASE_URL);
 
 export function databaseStats(): Promise<DatabaseStats> {
   return databaseProvider() === "postgresql" ? postgresStats() : sqliteStats();

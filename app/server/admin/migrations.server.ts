@@ -12,10 +12,8 @@ import { resolve } from "node:path";
 import { audit } from "~/server/audit.server";
 import type { RequestMeta } from "~/server/auth/session.server";
 import { ensureUserCustomers } from "~/server/billing/billing.server";
-import { isUniqueViolation, prisma } from "~/server/db.server";
+import { databaseProvider, isUniqueViolation, prisma } from "~/server/db.server";
 import { MIGRATIONS_DIR, readMigrations } from "~/server/db/migrate.server";
-import { providerOf } from "~/server/db/url.server";
-import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import { dataOperations, type DataOperation } from "~/lib/reports";
 
@@ -58,7 +56,7 @@ function isoOf(value: unknown): string | null {
 }
 
 export async function schemaMigrations() {
-  const provider = providerOf(loadEnv().DATABASE_URL);
+  const provider = databaseProvider();
   const rows = await prisma.$queryRaw<HistoryRow[]>`
     SELECT migration_name, checksum, started_at, finished_at, rolled_back_at
     FROM "_prisma_migrations" ORDER BY started_at, migration_name`;

@@ -32,10 +32,8 @@ import {
   type RequestMeta,
 } from "~/server/auth/session.server";
 import { endSubscriptionsOf } from "~/server/billing/billing.server";
-import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
-import { providerOf } from "~/server/db/url.server";
+import { databaseProvider, isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { AppError, fail, type ErrorCode } from "~/server/errors.server";
-import { loadEnv } from "~/server/env.server";
 
 export const ADMIN_ROLES = ["user", "admin"] as const;
 export const IMPERSONATION_EXPIRES_IN = 60 * 60;
@@ -485,7 +483,7 @@ export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereIn
     ...(query.limit ? { limit: query.limit } : {}),
     ...(query.offset ? { offset: query.offset } : {}),
   });
-  if (query.searchValue && providerOf(loadEnv().DATABASE_URL) === "sqlite") {
+  if (query.searchValue && databaseProvider() === "sqlite") {
     // No index can answer a search, and SQLite, which keeps no statistics of a column's
     // values, then walks the sort order's index for the page, reading every user's row to
     // test it: 45 ms over 100,000 users for a rare match. (PostgreSQL's planner sees the
