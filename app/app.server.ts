@@ -37,10 +37,10 @@ export function handleRequest(request: Request, client: { address: string | null
   // development): React Router's matching walks the whole localized route tree on every
   // request, which is most of the cost of a small API call and buys the API nothing.
   if (new URL(request.url).pathname.startsWith(`${AUTH_BASE_PATH}/`)) return handleAuthRequest(request, context);
-  const cached = cachedPage(request);
+  const cached = cachedPage(request, context);
   if (cached) return Promise.resolve(cached);
   return requestHandler(request, context).then((response) => {
-    keepPage(request, response, context);
+    keepPage(response, context);
     return response;
   });
 }

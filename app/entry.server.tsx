@@ -85,7 +85,7 @@ export default function handleRequest(
   }
 
   const nonce = newNonce();
-  const keep = mayKeep(request, responseStatusCode, routerContext);
+  const keep = mayKeep(loadContext, responseStatusCode, routerContext);
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   // Bots and SPA-mode builds want the whole document; browsers get it streamed.

@@ -12,9 +12,21 @@ function request(url: string, headers: Record<string, string> = {}) {
   return new Request(url, { headers: { "User-Agent": BROWSER, ...headers } });
 }
 
+/** The server's first step: the cached answer, or null with the miss noted in the request's context. */
+function lookup(req: Request, context = new RouterContextProvider()) {
+  return cachedPage(req, context);
+}
+
+/** The context of a request the cache had no copy for (as entry.server.tsx gets it). */
+function missed(req: Request) {
+  const context = new RouterContextProvider();
+  lookup(req, context);
+  return context;
+}
+
 /** What the server does on a miss: render (entry.server offers), then the final response. */
 async function render(req: Request, { status = 200, setCookie = false, html = "<html>x</html>" } = {}) {
-  const context = new RouterContextProvider();
+  const context = missed(req);
   const nonce = newNonce();
   const document = html.replaceAll("NONCE", nonce);
   offerPage(context, { nonce, html: Promise.resolve(document) });
@@ -23,7 +35,7 @@ async function render(req: Request, { status = 200, setCookie = false, html = "<
     "Content-Security-Policy": `script-src 'nonce-${nonce}'`,
   });
   if (setCookie) headers.set("Set-Cookie", "app.session=; Max-Age=0");
-  keepPage(req, new Response(document, { status, headers }), context);
+  keepPage(new Response(document, { status, headers }), context);
   await Promise.resolve(); // the document is stored once it has streamed
   return nonce;
 }
@@ -32,11 +44,11 @@ describe("the page cache", () => {
   it("answers the same request again with the kept document and a fresh nonce in it and in the CSP", async () => {
     const url = freshUrl();
     const html = '<html><script nonce="NONCE">1</script><p>NONCE-free text</p></html>';
-    expect(cachedPage(request(url))).toBeNull();
+    expect(lookup(request(url))).toBeNull();
     const first = await render(request(url), { html });
 
-    const hit = cachedPage(request(url))!;
-    const second = cachedPage(request(url))!;
+    const hit = lookup(request(url))!;
+    const second = lookup(request(url))!;
     const body = await hit.text();
     const nonce = hit.headers.get("Content-Security-Policy")!.match(/'nonce-([^']+)'/)![1]!;
     expect(nonce).not.toBe(first);
@@ -50,51 +62,51 @@ describe("the page cache", () => {
   it("keys on the URL, the cookies, the languages and whether a crawler asks", async () => {
     const url = freshUrl();
     await render(request(url, { Cookie: "lng=fr", "Accept-Language": "fr" }));
-    expect(cachedPage(request(url, { Cookie: "lng=fr", "Accept-Language": "fr" }))).not.toBeNull();
-    expect(cachedPage(request(url, { "Accept-Language": "fr" }))).toBeNull();
-    expect(cachedPage(request(url, { Cookie: "lng=ja", "Accept-Language": "fr" }))).toBeNull();
-    expect(cachedPage(request(url, { Cookie: "lng=fr", "Accept-Language": "en" }))).toBeNull();
-    expect(cachedPage(request(url, { Cookie: "lng=fr", "Accept-Language": "fr", "User-Agent": CRAWLER }))).toBeNull();
-    expect(cachedPage(request(`${url}?interval=yearly`, { Cookie: "lng=fr", "Accept-Language": "fr" }))).toBeNull();
+    expect(lookup(request(url, { Cookie: "lng=fr", "Accept-Language": "fr" }))).not.toBeNull();
+    expect(lookup(request(url, { "Accept-Language": "fr" }))).toBeNull();
+    expect(lookup(request(url, { Cookie: "lng=ja", "Accept-Language": "fr" }))).toBeNull();
+    expect(lookup(request(url, { Cookie: "lng=fr", "Accept-Language": "en" }))).toBeNull();
+    expect(lookup(request(url, { Cookie: "lng=fr", "Accept-Language": "fr", "User-Agent": CRAWLER }))).toBeNull();
+    expect(lookup(request(`${url}?interval=yearly`, { Cookie: "lng=fr", "Accept-Language": "fr" }))).toBeNull();
   });
 
   it("renders when asked not to use a cache, for credentials and for anything but GET", async () => {
     const url = freshUrl();
     await render(request(url));
-    expect(cachedPage(request(url, { "Cache-Control": "no-cache" }))).toBeNull();
-    expect(cachedPage(request(url, { Authorization: "Bearer x" }))).toBeNull();
-    expect(cachedPage(new Request(url, { method: "HEAD", headers: { "User-Agent": BROWSER } }))).toBeNull();
+    expect(lookup(request(url, { "Cache-Control": "no-cache" }))).toBeNull();
+    expect(lookup(request(url, { Authorization: "Bearer x" }))).toBeNull();
+    expect(lookup(new Request(url, { method: "HEAD", headers: { "User-Agent": BROWSER } }))).toBeNull();
   });
 
   it("keeps nothing whose final response sets a cookie or is not a 200, nor an unfinished document", async () => {
     const withCookie = freshUrl();
     await render(request(withCookie), { setCookie: true });
-    expect(cachedPage(request(withCookie))).toBeNull();
+    expect(lookup(request(withCookie))).toBeNull();
 
     const notFound = freshUrl();
     await render(request(notFound), { status: 404 });
-    expect(cachedPage(request(notFound))).toBeNull();
+    expect(lookup(request(notFound))).toBeNull();
 
     const unfinished = freshUrl();
-    const context = new RouterContextProvider();
+    const context = missed(request(unfinished));
     offerPage(context, { nonce: newNonce(), html: Promise.resolve(null) });
-    keepPage(request(unfinished), new Response("partial"), context);
+    keepPage(new Response("partial"), context);
     await Promise.resolve();
-    expect(cachedPage(request(unfinished))).toBeNull();
+    expect(lookup(request(unfinished))).toBeNull();
 
     // Not offered by entry.server (a page that did not opt in): nothing to keep.
     const notOffered = freshUrl();
-    keepPage(request(notOffered), new Response("<html></html>"), new RouterContextProvider());
-    expect(cachedPage(request(notOffered))).toBeNull();
+    keepPage(new Response("<html></html>"), missed(request(notOffered)));
+    expect(lookup(request(notOffered))).toBeNull();
   });
 
   it("holds at most 200 documents, dropping the least recently used", async () => {
     const urls = Array.from({ length: 200 }, freshUrl);
     for (const url of urls) await render(request(url));
-    expect(cachedPage(request(urls[0]!))).not.toBeNull(); // now the most recently used
+    expect(lookup(request(urls[0]!))).not.toBeNull(); // now the most recently used
     await render(request(freshUrl()));
-    expect(cachedPage(request(urls[0]!))).not.toBeNull();
-    expect(cachedPage(request(urls[1]!))).toBeNull();
+    expect(lookup(request(urls[0]!))).not.toBeNull();
+    expect(lookup(request(urls[1]!))).toBeNull();
   });
 });
 
@@ -121,23 +133,27 @@ describe("mayKeep", () => {
   const req = request("http://app.test/pricing");
 
   it("keeps a visitor's 200 document when every route of the page opted in", () => {
-    expect(mayKeep(req, 200, context(["root", "cached"], anonymous))).toBe(true);
+    expect(mayKeep(missed(req), 200, context(["root", "cached"], anonymous))).toBe(true);
   });
 
   it("refuses a page with a route that did not opt in", () => {
-    expect(mayKeep(req, 200, context(["root", "plain"], anonymous))).toBe(false);
-    expect(mayKeep(req, 200, context(["root", "cached", "plain"], anonymous))).toBe(false);
+    expect(mayKeep(missed(req), 200, context(["root", "plain"], anonymous))).toBe(false);
+    expect(mayKeep(missed(req), 200, context(["root", "cached", "plain"], anonymous))).toBe(false);
   });
 
   it("refuses a signed-in render, a toast, an error, an action's answer and any status but 200", () => {
-    expect(mayKeep(req, 200, context(["root", "cached"], { user: { name: "A" }, toast: null }))).toBe(false);
-    expect(mayKeep(req, 200, context(["root", "cached"], { user: null, toast: { title: "Hi" } }))).toBe(false);
-    expect(mayKeep(req, 200, context(["root", "cached"], anonymous, { errors: { root: new Error() } }))).toBe(false);
-    expect(mayKeep(req, 200, context(["root", "cached"], anonymous, { actionData: { cached: {} } }))).toBe(false);
-    expect(mayKeep(req, 404, context(["root", "cached"], anonymous))).toBe(false);
+    expect(mayKeep(missed(req), 200, context(["root", "cached"], { user: { name: "A" }, toast: null }))).toBe(false);
+    expect(mayKeep(missed(req), 200, context(["root", "cached"], { user: null, toast: { title: "Hi" } }))).toBe(false);
+    expect(mayKeep(missed(req), 200, context(["root", "cached"], anonymous, { errors: { root: new Error() } }))).toBe(
+      false,
+    );
+    expect(mayKeep(missed(req), 200, context(["root", "cached"], anonymous, { actionData: { cached: {} } }))).toBe(
+      false,
+    );
+    expect(mayKeep(missed(req), 404, context(["root", "cached"], anonymous))).toBe(false);
     expect(
       mayKeep(
-        request("http://app.test/pricing", { "Cache-Control": "no-cache" }),
+        missed(request("http://app.test/pricing", { "Cache-Control": "no-cache" })),
         200,
         context(["root", "cached"], anonymous),
       ),

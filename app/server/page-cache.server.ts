@@ -37,7 +37,13 @@ interface Offer {
   html: Promise<string | null>;
 }
 
-const offerContext = createContext<Offer | null>(null);
+/** A request the cache could have answered but had no copy for: its key, and the render offered to keep. */
+interface Miss {
+  key: string;
+  offer?: Offer;
+}
+
+const missContext = createContext<Miss | null>(null);
 
 /** A document's nonce: 16 random bytes, the same length every time (a cached copy keeps its Content-Length). */
 export const newNonce = () => randomBytes(16).toString("base64");
@@ -51,13 +57,20 @@ function keyOf(request: Request): string | null {
   return `${request.url}\n${headers.get("Cookie") ?? ""}\n${headers.get("Accept-Language") ?? ""}\n${bot}`;
 }
 
-/** The cached answer to `request`, with a fresh nonce, or null. */
-export function cachedPage(request: Request): Response | null {
+/**
+ * The cached answer to `request`, with a fresh nonce, or null. A miss is noted in `context`
+ * with the request's key, which the rest of the request (mayKeep, keepPage) goes by.
+ */
+export function cachedPage(request: Request, context: RouterContextProvider): Response | null {
   const key = keyOf(request);
-  const entry = key === null ? undefined : entries.get(key);
-  if (!entry) return null;
-  entries.delete(key!); // most recently used goes last
-  entries.set(key!, entry);
+  if (key === null) return null;
+  const entry = entries.get(key);
+  if (!entry) {
+    context.set(missContext, { key });
+    return null;
+  }
+  entries.delete(key); // most recently used goes last
+  entries.set(key, entry);
   const nonce = newNonce();
   const headers = new Headers();
   for (const [name, value] of entry.headers) headers.append(name, value.replaceAll(entry.nonce, nonce));
@@ -69,31 +82,31 @@ export function cachedPage(request: Request): Response | null {
  * Whether this render may be kept (entry.server.tsx asks before rendering): a 200 document
  * of pages that opted in, for a visitor without a session, with no toast to show.
  */
-export function mayKeep(request: Request, status: number, context: EntryContext): boolean {
-  const { loaderData, actionData, errors, matches } = context.staticHandlerContext;
-  if (status !== 200 || errors || actionData || context.isSpaMode || keyOf(request) === null) return false;
+export function mayKeep(context: Readonly<RouterContextProvider>, status: number, entry: EntryContext): boolean {
+  const { loaderData, actionData, errors, matches } = entry.staticHandlerContext;
+  if (!context.get(missContext) || status !== 200 || errors || actionData || entry.isSpaMode) return false;
   const root = loaderData.root as { user?: unknown; toast?: unknown } | undefined;
   if (!root || root.user || root.toast) return false;
   return matches.every(
     (match) =>
       match.route.id === "root" ||
-      (context.routeModules[match.route.id]?.handle as { pageCache?: boolean } | undefined)?.pageCache === true,
+      (entry.routeModules[match.route.id]?.handle as { pageCache?: boolean } | undefined)?.pageCache === true,
   );
 }
 
-/** entry.server.tsx hands over a keepable render; `keepPage` decides once the response is final. */
+/** entry.server.tsx hands over a render mayKeep allowed; `keepPage` decides once the response is final. */
 export function offerPage(context: Readonly<RouterContextProvider>, offer: Offer): void {
-  (context as RouterContextProvider).set(offerContext, offer);
+  const miss = context.get(missContext);
+  if (miss) miss.offer = offer;
 }
 
 /**
  * Stores the document of an offered render once it has streamed, unless the final response
  * (after every middleware) is not a plain 200 or sets a cookie.
  */
-export function keepPage(request: Request, response: Response, context: RouterContextProvider): void {
-  const offer = context.get(offerContext);
-  const key = keyOf(request);
-  if (!offer || key === null || response.status !== 200 || response.headers.has("Set-Cookie")) return;
+export function keepPage(response: Response, context: Readonly<RouterContextProvider>): void {
+  const { key, offer } = context.get(missContext) ?? {};
+  if (!key || !offer || response.status !== 200 || response.headers.has("Set-Cookie")) return;
   const headers = [...response.headers];
   void offer.html.then((html) => {
     if (html === null) return;
