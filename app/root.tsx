@@ -19,7 +19,7 @@ import { Brand } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
 import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
-import { hydrates } from "~/lib/hydration";
+import { HydrationProvider, hydrates } from "~/lib/hydration";
 import { useNonce } from "~/lib/nonce";
 import { menuScript } from "~/lib/menus";
 import { themeScript } from "~/lib/theme";
@@ -49,7 +49,7 @@ export const middleware: Route.MiddlewareFunction[] = [
 const useBrowserLanguage: (locale: string) => void = typeof document === "undefined" ? () => {} : useChangeLanguage;
 
 // In the browser React is running, whatever the page; the server asks the matched routes.
-const usePageHydrates: () => boolean =
+const useHydrates: () => boolean =
   typeof document === "undefined" ? () => hydrates(useMatches().map((match) => match.handle)) : () => true;
 
 /** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
@@ -99,7 +99,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // The i18next instance comes from entry.server.tsx / entry.client.tsx; a client-side
   // navigation into another language switches it (loading that language's namespaces first).
   useBrowserLanguage(locale);
-  const hydrating = usePageHydrates();
+  const hydrating = useHydrates();
   return (
     <html lang={locale} dir="ltr" data-static={hydrating ? undefined : ""} suppressHydrationWarning>
       <head>
@@ -112,7 +112,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
-        {children}
+        <HydrationProvider value={hydrating}>{children}</HydrationProvider>
         <Toaster serverToast={rootData?.toast ?? null} />
         <NewVersionWatcher buildId={rootData?.buildId ?? null} />
         {hydrating ? (

@@ -1,3 +1,5 @@
+import { createContext, useContext } from "react";
+
 /**
  * A page opts out of hydration with `handle.hydrate = false` (decision 0020): its document
  * carries no scripts but the inline theme script, and everything on it works as plain HTML.
@@ -6,3 +8,11 @@
 export function hydrates(handles: readonly unknown[]): boolean {
   return handles.every((handle) => (handle as { hydrate?: boolean } | undefined)?.hydrate !== false);
 }
+
+/**
+ * Whether the page being rendered will hydrate: on the server, a page that will not is plain
+ * HTML, and its links need none of React Router's navigation and prefetching machinery.
+ */
+const HydrationContext = createContext(true);
+export const HydrationProvider = HydrationContext.Provider;
+export const usePageHydrates = () => useContext(HydrationContext);

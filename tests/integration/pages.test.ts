@@ -269,6 +269,27 @@ describe("JavaScript of public pages", () => {
     }
   });
 
+  it("draws the links of home and pricing as plain anchors, and React Router's links where the page hydrates", async () => {
+    const anchors = async (path: string) => {
+      const html = await (await get(base + path, { "User-Agent": BROWSER_UA })).text();
+      return [...html.matchAll(/<a\b[^>]*>/g)].map((m) => m[0]);
+    };
+    for (const path of STATIC_PAGES) {
+      const links = await anchors(path);
+      expect(
+        links.some((a) => a.includes(`href="${path === "/ja" ? "/ja/pricing" : path}"`)),
+        path,
+      ).toBe(true);
+      // React Router's Link marks its anchors for route discovery; a plain anchor has no mark.
+      expect(
+        links.filter((a) => a.includes("data-discover")),
+        path,
+      ).toEqual([]);
+    }
+    const signIn = await anchors("/fr/signin");
+    expect(signIn.some((a) => /href="\/fr\/pricing"[^>]*data-discover="true"/.test(a))).toBe(true);
+  });
+
   it("loads no code of signed-in, admin or organization pages on the guest pages that hydrate", async () => {
     for (const path of ["/signin", "/signup", "/forgot-password", "/fr/signup"]) {
       const { urls } = await pageJavaScript(base, path, { "User-Agent": BROWSER_UA });
