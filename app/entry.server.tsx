@@ -72,10 +72,10 @@ export default function handleRequest(
   // A page that does not hydrate (root.tsx leaves its scripts out) needs no loader data in the
   // browser, nor a manifest: ServerRouter builds its route tree from the manifest on every
   // render, and with only the matched routes in it that is a few objects instead of the
-  // whole localized tree.
+  // whole localized tree. The loader data's stream is left unread, not cancelled: cancelled,
+  // its encoder fails before it clears its 5-second timer, which then holds the request.
   const matches = routerContext.staticHandlerContext.matches;
   if (!hydrates(matches.map((match) => routerContext.routeModules[match.route.id]?.handle))) {
-    void routerContext.serverHandoffStream?.cancel();
     const routes = Object.fromEntries(matches.map(({ route }) => [route.id, routerContext.manifest.routes[route.id]!]));
     routerContext = {
       ...routerContext,
