@@ -99,11 +99,19 @@ const STRIPE = {
   STRIPE_PRICE_TEAM_YEARLY: "price_team_yearly",
 };
 const dir = mkdtempSync(join(tmpdir(), "app-bench-"));
-// The server runs exactly as `npm start` runs it (its Node flags included).
-const startArgs = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/).slice(1);
+// The server runs exactly as `npm start` runs it: its environment settings (NAME=value before
+// the command) and its Node flags included.
+const startWords = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/);
+const startEnv = {};
+while (/^[A-Z_]+=/.test(startWords[0])) {
+  const [name, value] = startWords.shift().split("=");
+  startEnv[name] = value;
+}
+const startArgs = startWords.slice(1); // after `node`
 const server = spawn(process.execPath, startArgs, {
   env: {
     ...process.env,
+    ...startEnv,
     NODE_ENV: "production",
     PORT: String(port),
     HOST: "127.0.0.1",

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, expect, it } from "vitest";
@@ -56,6 +56,11 @@ it.skipIf(!!process.env.TEST_DATABASE_URL)(
         headers: { "User-Agent": "Mozilla/5.0 Chrome/130" },
       });
       expect(page.status).toBe(200);
+
+      // The server process runs with the memory settings README and the deployment guide give.
+      const server = serverProcess(child.pid!);
+      expect(server.args).toEqual(expect.arrayContaining(["--max-old-space-size=128", "--max-semi-space-size=8"]));
+      expect(server.env).toContain("MALLOC_ARENA_MAX=2");
     } finally {
       process.kill(-child.pid!, "SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
@@ -63,3 +68,19 @@ it.skipIf(!!process.env.TEST_DATABASE_URL)(
   },
   180_000,
 );
+
+/** The `build/server.js` process among `npm start`'s process group: its arguments and environment. */
+function serverProcess(group: number) {
+  for (const pid of readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    try {
+      const groupOf = Number(readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ")[2]);
+      const args = readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      if (groupOf === group && args.includes("build/server.js")) {
+        return { args, env: readFileSync(`/proc/${pid}/environ`, "utf8").split("\0") };
+      }
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  throw new Error("no build/server.js process in the group of npm start");
+}
