@@ -28,8 +28,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const sent = new URL(request.url).searchParams.get("sent") === "1";
+export function loader({ url, context }: Route.LoaderArgs) {
+  const sent = url.searchParams.get("sent") === "1";
   return { meta: pageMeta(context, "forgotPassword"), sent };
 }
 

@@ -25,8 +25,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * Only the bare root may redirect, once, to the remembered or the browser's language.
  * Crawlers never are, so every language version stays indexable at its own URL.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (url.pathname === "/" && !isbot(request.headers.get("user-agent"))) {
     const locale = await preferredLocale(request);
     if (locale !== defaultLocale) throw redirect(localizePath("/", locale) + url.search);

@@ -21,9 +21,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   // The interval lives in the query, so the toggle is a plain link that works without JS.
-  const url = new URL(request.url);
   const interval: BillingInterval = url.searchParams.get("interval") === "yearly" ? "yearly" : "monthly";
   const auth = getAuthSession(context);
   let current: { plan: string; for: string | null; name: string | null; canManage: boolean } | null = null;

@@ -64,11 +64,11 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
   const { user } = auth;
-  const linkOutcome = socialLinkToast(request, context);
+  const linkOutcome = socialLinkToast(url, context);
   if (linkOutcome) return linkOutcome;
   const [sessions, withPassword, accounts, twoFactor, passkeys] = await Promise.all([
     listUserSessions(auth),
@@ -115,8 +115,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
  * A link flow comes back here with `?linked=1` or the callback's `?error=`: said once in a
  * toast, in the page's language, under the clean URL.
  */
-function socialLinkToast(request: Request, context: Route.LoaderArgs["context"]) {
-  const query = new URL(request.url).searchParams;
+function socialLinkToast(url: URL, context: Route.LoaderArgs["context"]) {
+  const query = url.searchParams;
   const error = query.get("error");
   if (!query.has("linked") && !error) return null;
   const t = authT(context);
@@ -152,7 +152,7 @@ const API_PATHS: Record<ProfileIntent, string> = {
  * navbar and the session list show the new state; a failure answers the section's form.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+  requireUser(context);
   const auth = getAuthSession(context)!;
   const locale = pageLocale(context);
   const t = authT(context);

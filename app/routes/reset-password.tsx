@@ -32,8 +32,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const params = url.searchParams;
   const given = params.get("error") ? null : params.get("token");
   // A token that is unknown, expired or used shows the "request a new link" panel at once.
   const token = given && (await isResetTokenValid(given)) ? given : null;

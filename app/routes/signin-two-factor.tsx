@@ -37,9 +37,9 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** Back to the sign-in page (keeping where to go afterwards), saying why. */
-function restart(request: Request, context: Route.LoaderArgs["context"], code: string) {
+function restart(url: URL, context: Route.LoaderArgs["context"], code: string) {
   const t = authT(context);
-  const target = new URL(request.url).searchParams.get("redirect");
+  const target = url.searchParams.get("redirect");
   const query = target ? `?${new URLSearchParams({ redirect: target })}` : "";
   return redirectWithToast(localizePath("/signin", pageLocale(context)) + query, {
     type: "error",
@@ -47,17 +47,17 @@ function restart(request: Request, context: Route.LoaderArgs["context"], code: s
   });
 }
 
-function methodOf(request: Request, methods: SecondStepMethod[]): SecondStepMethod {
-  const asked = new URL(request.url).searchParams.get("method");
+function methodOf(url: URL, methods: SecondStepMethod[]): SecondStepMethod {
+  const asked = url.searchParams.get("method");
   const method = SECOND_STEP_METHODS.find((m) => m === asked);
   return method && methods.includes(method) ? method : methods[0]!;
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   const pending = await pendingSignIn(request);
-  if (!pending) throw await restart(request, context, "INVALID_TWO_FACTOR_COOKIE");
+  if (!pending) throw await restart(url, context, "INVALID_TWO_FACTOR_COOKIE");
   const methods: SecondStepMethod[] = [...(await pendingMethods(pending)), "backup-code"];
-  return { meta: pageMeta(context, "twoFactor"), methods, method: methodOf(request, methods) };
+  return { meta: pageMeta(context, "twoFactor"), methods, method: methodOf(url, methods) };
 }
 
 /** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
@@ -66,14 +66,13 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const locale = pageLocale(context);
   const t = authT(context);
-  const url = new URL(request.url);
   const meta = requestMeta(request, context);
   const formData = await request.formData();
   const pending = await pendingSignIn(request);
-  if (!pending) return restart(request, context, "INVALID_TWO_FACTOR_COOKIE");
+  if (!pending) return restart(url, context, "INVALID_TWO_FACTOR_COOKIE");
   const caller = { kind: "pending" as const, pending };
 
   if (formData.get("intent") === "send-otp") {
@@ -106,9 +105,9 @@ export async function action({ request, context }: Route.ActionArgs) {
     );
   } catch (error) {
     // This sign-in is over (spent or expired): it starts again from the password.
-    if (isAppError(error) && error.code === "INVALID_TWO_FACTOR_COOKIE") return restart(request, context, error.code);
+    if (isAppError(error) && error.code === "INVALID_TWO_FACTOR_COOKIE") return restart(url, context, error.code);
     if (isAppError(error) && error.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" && intent !== "otp") {
-      return restart(request, context, error.code);
+      return restart(url, context, error.code);
     }
     return failed(submission, error, { INVALID_CODE: "code", INVALID_BACKUP_CODE: "code" });
   }

@@ -60,10 +60,9 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const locale = pageLocale(context);
   const t = authT(context);
-  const url = new URL(request.url);
   const formData = await request.formData();
   const meta = requestMeta(request, context);
 

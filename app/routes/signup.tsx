@@ -33,9 +33,9 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
+export function loader({ request, url, context }: Route.LoaderArgs) {
   // After a sign-up the page says "check your email" (the address itself travels in the toast).
-  const query = new URL(request.url).searchParams;
+  const query = url.searchParams;
   return {
     meta: pageMeta(context, "signup"),
     sent: query.get("sent") === "1",
@@ -50,7 +50,7 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const locale = pageLocale(context);
   const t = authT(context);
   const formData = await request.formData();
@@ -69,7 +69,7 @@ export async function action({ request, context }: Route.ActionArgs) {
     await enforceRateLimit(meta.ipAddress, "/sign-up/email");
     // An address that already has an account gets the very same answer (no account probing).
     // The verification link brings the new user back to the page they came for (an invitation, say).
-    const next = safeRedirect(new URL(request.url).searchParams.get("redirect"), loadEnv().trustedOrigins);
+    const next = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins);
     const callbackURL =
       localizePath("/verify-email", locale) + (next ? `?${new URLSearchParams({ redirect: next })}` : "");
     await signUpEmail({ name, email, password: newPassword, callbackURL }, meta);

@@ -35,8 +35,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  const params = new URL(request.url).searchParams;
+export function loader({ url, context }: Route.LoaderArgs) {
+  const params = url.searchParams;
   const error = params.get("error");
   const user = getUser(context);
   // Verified and signed in by the link: on to the page the sign-up started from.
@@ -62,9 +62,8 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const locale = pageLocale(context);
-  const url = new URL(request.url);
   const submission = parseWithZod(await request.formData(), {
     schema: sendVerificationSchema,
     error: zodErrorMap(locale),

@@ -7,6 +7,7 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta, type AuthSession } from "~/server/auth/session.server";
 import { socialRedirect } from "~/server/auth/social/social.server";
 import { loadEnv } from "~/server/env.server";
+import { pageUrl } from "~/server/page-url.server";
 import { isAppError } from "~/server/errors.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -79,7 +80,7 @@ export async function socialFormRedirect(
   formData: FormData,
   options: { callbackPath: string; errorPath: string; requestSignUp?: boolean; link?: AuthSession },
 ): Promise<Response> {
-  const url = new URL(request.url);
+  const url = pageUrl(context);
   const callbackURL = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? options.callbackPath;
   try {
     await enforceRateLimit(requestMeta(request, context).ipAddress, options.link ? "/link-social" : "/sign-in/social");
@@ -113,9 +114,9 @@ const FORM_TYPE = /^(application\/x-www-form-urlencoded|multipart\/form-data)\b/
  * from what a person typed; NUL alone used to reach PostgreSQL and fail as a 500.
  * /api/auth reads its bodies itself.
  */
-export const formBodyMiddleware: MiddlewareFunction<Response> = async ({ request, context }) => {
+export const formBodyMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }) => {
   if (request.method === "GET" || request.method === "HEAD") return;
-  if (new URL(request.url).pathname.startsWith("/api/auth/")) return;
+  if (url.pathname.startsWith("/api/auth/")) return;
   const type = request.headers.get("Content-Type") ?? "";
   if (!FORM_TYPE.test(type)) throw data({ message: getInstance(context).t("error.unreadableForm") }, { status: 415 });
   const form = await request

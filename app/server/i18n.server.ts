@@ -57,8 +57,7 @@ const localeContext = createContext<Locale>(defaultLocale);
  * segment (app/routes.ts): one that is not a prefix of ours ("/en", "/xx") is a page that
  * does not exist.
  */
-export const i18nextMiddleware: MiddlewareFunction<Response> = ({ request, params, context }) => {
-  const { pathname } = new URL(request.url);
+export const i18nextMiddleware: MiddlewareFunction<Response> = ({ url: { pathname }, params, context }) => {
   if (params.lang !== undefined && (!isLocale(params.lang) || params.lang === defaultLocale)) notFound(pathname);
   context.set(localeContext, splitLocale(pathname).locale);
 };

@@ -98,6 +98,27 @@ describe("navigation rules keep the locale and the original path", () => {
     }
   });
 
+  // A client-side navigation fetches `<page>.data?_routes=…`, and loaders and middleware see
+  // that request as it is (future.v8_passThroughRequests): they must still read the page's
+  // language, path and query, never the data URL's.
+  it("answers a client navigation's data request in the page's language, path and query", async () => {
+    const french = await (await get(`${base}/fr.data`)).text();
+    expect(french).toContain("Gérez votre activité");
+    const yearly = await (await get(`${base}/ja/pricing.data?interval=yearly&_routes=routes%2Fpricing`)).text();
+    expect(yearly).toMatch(/"interval","yearly"/);
+    expect(yearly).toContain("料金");
+    for (const { prefix } of LOCALES) {
+      const redirected = await (await get(`${base}${prefix}/profile.data?tab=sessions`)).text();
+      const back = encodeURIComponent(`${prefix}/profile?tab=sessions`);
+      expect(redirected).toContain(`"SingleFetchRedirect"`);
+      expect(redirected).toContain(`"${prefix}/signin?redirect=${back}"`);
+    }
+    const signedIn = await (
+      await get(`${base}/ja/signin.data?redirect=%2Fja%2Fbilling`, { Cookie: userCookie })
+    ).text();
+    expect(signedIn).toContain(`"redirect","/ja/billing"`);
+  });
+
   it("sends signed-in users away from guest-only pages", async () => {
     for (const { prefix } of LOCALES) {
       for (const page of ["/signin", "/signup", "/forgot-password", "/reset-password"]) {

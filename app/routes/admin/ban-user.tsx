@@ -22,8 +22,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(url, params.userId);
   return { title: adminT(context)("ban.title", { name: user.name }), email: user.email };
 }
 
@@ -32,8 +32,8 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 const DAY = 86_400;
 
 /** Bans (permanently or for some days): the user's open sessions end at once. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: banSchema });
   if (submission.status !== "success") return invalid(submission);
   const { reason, duration } = submission.value;
@@ -50,7 +50,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error);
   }
-  const url = new URL(request.url);
   return redirectWithToast(url.pathname.replace(/\/[^/]+\/ban$/, "") + url.search, {
     type: "success",
     title: adminT(context)("ban.done", { name: user.name }),

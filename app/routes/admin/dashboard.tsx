@@ -20,9 +20,9 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdminUser(request, context);
-  const { range } = rangeQuery.parse(searchParamsOf(request.url));
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireAdminUser(context);
+  const { range } = rangeQuery.parse(searchParamsOf(url));
   return { meta: pageMeta(context, "adminDashboard"), dashboard: await dashboard(range) };
 }
 

@@ -22,8 +22,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(url, params.userId);
   const t = adminT(context);
   return { title: t("delete.title", { name: user.name }), body: t("delete.body", { email: user.email }) };
 }
@@ -31,8 +31,8 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Deletes the user (their subscriptions end at period end first); never the admin themself. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: deleteUserSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
@@ -40,7 +40,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error);
   }
-  const url = new URL(request.url);
   return redirectWithToast(url.pathname.replace(/\/[^/]+\/delete$/, "") + url.search, {
     type: "success",
     title: adminT(context)("delete.done", { email: user.email }),

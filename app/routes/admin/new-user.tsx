@@ -28,7 +28,7 @@ export const loader = ({ context }: Route.LoaderArgs) => ({ title: adminT(contex
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Creates the user (verified: an admin vouches for the address) and goes back to the table. */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: createUserSchema });
   if (submission.status !== "success") return invalid(submission);
   const { name, email, password, role } = submission.value;
@@ -41,7 +41,6 @@ export async function action({ request, context }: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error, { USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email" });
   }
-  const url = new URL(request.url);
   return redirectWithToast(url.pathname.replace(/\/new$/, "") + url.search, {
     type: "success",
     title: adminT(context)("users.created", { email }),

@@ -23,16 +23,16 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(url, params.userId);
   return { title: adminT(context)("twoFactor.title", { name: user.name }), email: user.email };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Switches the user's two-factor off, with the admin's reason in the audit log. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: resetTwoFactorSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
@@ -44,7 +44,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error);
   }
-  const url = new URL(request.url);
   return redirectWithToast(url.pathname.replace(/\/[^/]+\/two-factor$/, "") + url.search, {
     type: "success",
     title: adminT(context)("twoFactor.done", { name: user.name }),

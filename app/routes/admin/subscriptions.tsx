@@ -18,9 +18,9 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdminUser(request, context);
-  const query = subscriptionsQuery.parse(searchParamsOf(request.url));
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireAdminUser(context);
+  const query = subscriptionsQuery.parse(searchParamsOf(url));
   return { meta: pageMeta(context, "adminSubscriptions"), report: await subscriptionReport(query) };
 }
 

@@ -23,15 +23,15 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  const user = await userOfPage(url, params.userId);
   return { title: adminT(context)("password.title", { name: user.name }) };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(request, params.userId);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  const user = await userOfPage(url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
   if (submission.status !== "success") return invalid(submission);
   try {
@@ -43,7 +43,6 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error, { PASSWORD_TOO_SHORT: "password", PASSWORD_TOO_LONG: "password" });
   }
-  const url = new URL(request.url);
   return redirectWithToast(url.pathname.replace(/\/[^/]+\/password$/, "") + url.search, {
     type: "success",
     title: adminT(context)("password.done", { name: user.name }),

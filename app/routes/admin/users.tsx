@@ -24,8 +24,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const view = viewOf(new URL(request.url).searchParams);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  const view = viewOf(url.searchParams);
   const { users, total } = await usersPage(view);
   return { meta: pageMeta(context, "adminUsers"), view, users, total, me: adminOf(context).user.id };
 }
@@ -34,12 +34,11 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** The row buttons; back to the same view with a toast (impersonation: to the home page as the user). */
-export async function action({ request, context }: Route.ActionArgs) {
+export async function action({ request, url, context }: Route.ActionArgs) {
   const admin = adminOf(context);
   const submission = parseWithZod(await request.formData(), { schema: userActionSchema });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const input = submission.value;
-  const url = new URL(request.url);
   const back = url.pathname + url.search;
   const meta = requestMeta(request, context);
   const t = adminT(context);

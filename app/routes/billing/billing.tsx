@@ -25,8 +25,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
+export async function loader({ context }: Route.LoaderArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
   return { meta: pageMeta(context, "billing"), accounts: await billingAccounts(getAuthSession(context)!) };
 }
 
@@ -41,7 +41,7 @@ const RATE_LIMITED_AS = {
 
 /** Cancel at period end, restore, or off to the provider's portal; back here with a toast. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+  requireUser(context);
   const auth = getAuthSession(context)!;
   const submission = parseWithZod(await request.formData(), { schema: manageSubscriptionSchema });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });

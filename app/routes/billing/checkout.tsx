@@ -32,11 +32,10 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * and who pays for it (the user, or an organization they manage). A guest is sent to sign
  * in first and comes back here (the menu layout's guard).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(request, context);
-  const url = new URL(request.url);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireUser(context);
   const chosen = planOfQuery(url);
-  if (!chosen) throw localizedRedirect(request, "/pricing");
+  if (!chosen) throw localizedRedirect(url, "/pricing");
   const accounts = (await billingAccounts(getAuthSession(context)!)).filter((account) => account.canManage);
   // Asked for by the pricing page (?for=); else the Team plan goes to an organization first.
   const asked = accounts.find((account) => account.referenceId === url.searchParams.get("for"));
@@ -51,18 +50,17 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** Off to the provider's checkout (or its portal, to change an existing plan). */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+export async function action({ request, url, context }: Route.ActionArgs) {
+  requireUser(context);
   const submission = parseWithZod(await request.formData(), { schema: checkoutSchema });
   if (submission.status !== "success") return invalid(submission);
   const auth = getAuthSession(context)!;
   const { plan, interval, referenceId } = submission.value;
   const locale = pageLocale(context);
   const meta = requestMeta(request, context);
-  const here = new URL(request.url);
   try {
     await enforceRateLimit(meta.ipAddress, "/subscription/upgrade");
-    const { url } = await upgrade(
+    const checkout = await upgrade(
       auth,
       {
         ...referenceOf(auth, referenceId),
@@ -70,13 +68,13 @@ export async function action({ request, context }: Route.ActionArgs) {
         annual: interval === "yearly",
         locale,
         successUrl: localizePath(`/billing/success?reference=${encodeURIComponent(referenceId)}`, locale),
-        cancelUrl: here.pathname + here.search,
+        cancelUrl: url.pathname + url.search,
         returnUrl: localizePath("/billing", locale),
         disableRedirect: false,
       },
       meta,
     );
-    return redirect(url);
+    return redirect(checkout.url);
   } catch (error) {
     return failed(submission, error);
   }

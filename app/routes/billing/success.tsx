@@ -26,9 +26,8 @@ const POLL_SECONDS = 2;
  * never what the return URL claims: until the webhook has arrived the page says so and looks
  * again (a meta refresh without JavaScript, a revalidation with it).
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(request, context);
-  const url = new URL(request.url);
+export async function loader({ url, context }: Route.LoaderArgs) {
+  requireUser(context);
   const account = (await billingAccounts(getAuthSession(context)!)).find(
     (candidate) => candidate.referenceId === url.searchParams.get("reference") && candidate.canManage,
   );

@@ -30,11 +30,11 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** The organization to delete; the page does not exist where deletion is turned off. */
-async function organizationToDelete({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
-  if (!loadEnv().ORGANIZATION_DELETION) notFound(new URL(request.url).pathname);
+async function organizationToDelete({ url, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
+  if (!loadEnv().ORGANIZATION_DELETION) notFound(url.pathname);
   const auth = getAuthSession(context)!;
-  const { organization } = await organizationOfPage(request, auth, params.slug);
+  const { organization } = await organizationOfPage(url, auth, params.slug);
   return { auth, organization };
 }
 

@@ -25,19 +25,19 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
-  const { organization } = await organizationOfPage(request, getAuthSession(context)!, params.slug);
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
+  const { organization } = await organizationOfPage(url, getAuthSession(context)!, params.slug);
   return { title: organizationT(context)("leave.confirmTitle", { name: organization.name }) };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Leaves (the only owner cannot: the service says so in the dialog) and goes to the list. */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  requireUser(request, context);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  requireUser(context);
   const auth = getAuthSession(context)!;
-  const { organization } = await organizationOfPage(request, auth, params.slug);
+  const { organization } = await organizationOfPage(url, auth, params.slug);
   const submission = parseWithZod(await request.formData(), { schema: leaveOrganizationSchema });
   if (submission.status !== "success") return invalid(submission);
   const meta = requestMeta(request, context);

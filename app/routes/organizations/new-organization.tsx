@@ -31,8 +31,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
+export function loader({ context }: Route.LoaderArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
   return { meta: pageMeta(context, "newOrganization") };
 }
 
@@ -44,7 +44,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** Creates the organization (it becomes the active one) and opens its page. */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+  requireUser(context);
   const auth = getAuthSession(context)!;
   const locale = pageLocale(context);
   const submission = parseWithZod(await request.formData(), {

@@ -57,16 +57,16 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** The page of members the URL asks for (`?page=`). */
-const pageOf = (request: Request) => membersViewSchema.parse(searchParamsOf(request.url)).page;
+const pageOf = (url: URL) => membersViewSchema.parse(searchParamsOf(url)).page;
 
 /**
  * The page shows what the caller's role allows (permissions.server.ts); the services check
  * again on every post. Members are listed a page at a time.
  */
-export async function loader({ request, params, context }: Route.LoaderArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
-  const { organization, caller } = await organizationOfPage(request, auth, params.slug);
+  const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const role = caller.role;
   const owner = isOwner(role);
   const mayUpdateMembers = can(role, "member", ["update"]);
@@ -74,7 +74,7 @@ export async function loader({ request, params, context }: Route.LoaderArgs) {
   const mayInvite = can(role, "invitation", ["create"]);
   const mayCancelInvitations = can(role, "invitation", ["cancel"]);
   const [{ members, total, page, pages }, invitations, teams] = await Promise.all([
-    membersOfPage(organization.id, pageOf(request)),
+    membersOfPage(organization.id, pageOf(url)),
     mayInvite || mayCancelInvitations ? invitationsOfPage(auth, organization.id) : [],
     teamsOfPage(organization.id),
   ]);
@@ -127,10 +127,10 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
  * redirects (replacing the history entry) with a toast, so every loader runs again; a
  * failure answers the form it came from, told apart by `key`.
  */
-export async function action({ request, params, context }: Route.ActionArgs) {
-  requireUser(request, context);
+export async function action({ request, url, params, context }: Route.ActionArgs) {
+  requireUser(context);
   const auth = getAuthSession(context)!;
-  const { organization } = await organizationOfPage(request, auth, params.slug);
+  const { organization } = await organizationOfPage(url, auth, params.slug);
   const locale = pageLocale(context);
   const t = organizationT(context);
   const meta = requestMeta(request, context);
@@ -139,7 +139,7 @@ export async function action({ request, params, context }: Route.ActionArgs) {
   // Back to the page of members the form was on.
   const done = (title: string, slug = organization.slug) =>
     redirectWithToast(
-      membersPath(localizePath(`/organizations/${slug}`, locale), pageOf(request)),
+      membersPath(localizePath(`/organizations/${slug}`, locale), pageOf(url)),
       { type: "success", title },
       { headers: { "X-Remix-Replace": "true" } },
     );

@@ -27,8 +27,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(request, context); // the menu layout's middleware has already made sure
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
   // Only a proven address sees the invitations sent to it; an unverified one sees none.
   const invitations = user.emailVerified ? await listUserInvitations(auth) : [];
@@ -48,7 +48,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
  * to `redirectTo` (the switcher's page) or this list, with a toast either way.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+  requireUser(context);
   const auth = getAuthSession(context)!;
   const submission = parseWithZod(await request.formData(), { schema: setActiveSchema });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });

@@ -30,13 +30,13 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * The member to remove, by the URL's id, and the page of members the dialog was opened
  * from (where it goes back to); whether the caller may remove them is for the service to say.
  */
-async function memberToRemove({ request, params, context }: Route.LoaderArgs | Route.ActionArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
+async function memberToRemove({ url, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+  requireUser(context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
-  const { organization } = await organizationOfPage(request, auth, params.slug);
+  const { organization } = await organizationOfPage(url, auth, params.slug);
   const member = await memberOfPage(organization.id, { id: params.memberId });
-  if (!member) notFound(new URL(request.url).pathname);
-  const { page } = membersViewSchema.parse(searchParamsOf(request.url));
+  if (!member) notFound(url.pathname);
+  const { page } = membersViewSchema.parse(searchParamsOf(url));
   const back = membersPath(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), page);
   return { auth, organization, member, back };
 }

@@ -31,7 +31,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** The search for members to add (`?q=`). */
-const queryOf = (request: Request) => teamViewSchema.parse(searchParamsOf(request.url)).q;
+const queryOf = (url: URL) => teamViewSchema.parse(searchParamsOf(url)).q;
 
 /**
  * A team's members, for every member of the organization to see; renaming (team:update),
@@ -41,7 +41,7 @@ const queryOf = (request: Request) => teamViewSchema.parse(searchParamsOf(reques
  */
 export async function loader(args: Route.LoaderArgs) {
   const { organization, caller, team } = await teamOfRequest(args);
-  const query = queryOf(args.request);
+  const query = queryOf(args.url);
   return {
     team: { id: team.id, name: team.name },
     members: team.members,
@@ -59,14 +59,14 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 /** Rename, add a member, take one out: back to this dialog with a toast, or the form's errors. */
 export async function action(args: Route.ActionArgs) {
   const { auth, organization, team } = await teamOfRequest(args);
-  const { request, context } = args;
+  const { request, url, context } = args;
   const locale = pageLocale(context);
   const t = organizationT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();
   const intent = formData.get("intent");
   // Back to the dialog, with the search it had (to add several people it finds).
-  const query = queryOf(request);
+  const query = queryOf(url);
   const done = (title: string) =>
     redirectWithToast(
       localizePath(`/organizations/${organization.slug}/teams/${team.id}`, locale) +

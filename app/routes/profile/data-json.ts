@@ -8,7 +8,7 @@ import { requestMeta } from "~/server/auth/session.server";
  * as one JSON file. A resource route answers on its own, so it checks the user itself.
  */
 export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(request, context);
+  const user = requireUser(context);
   const body = await downloadAccountData(user.id, requestMeta(request, context));
   const date = new Date().toISOString().slice(0, 10);
   return new Response(body, {

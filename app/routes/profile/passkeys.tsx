@@ -14,7 +14,7 @@ import { redirectWithToast } from "~/server/toast.server";
  * section has no field to show an error next to.
  */
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context); // the menu layout's middleware has already made sure
+  requireUser(context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
   const t = authT(context);
   const meta = requestMeta(request, context);
@@ -40,6 +40,6 @@ export async function action({ request, context }: Route.ActionArgs) {
 }
 
 /** Nothing to show here: the passkeys are on the profile. */
-export function loader({ request }: Route.LoaderArgs) {
-  return localizedRedirect(request, "/profile#passkeys");
+export function loader({ url }: Route.LoaderArgs) {
+  return localizedRedirect(url, "/profile#passkeys");
 }

@@ -45,8 +45,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const user = requireUser(request, context);
+export async function loader({ context }: Route.LoaderArgs) {
+  const user = requireUser(context);
   const [state, withPassword] = await Promise.all([twoFactorState(user.id), hasPassword(user.id)]);
   return {
     meta: pageMeta(context, "twoFactorSettings"),
@@ -77,7 +77,7 @@ async function setupView(uri: string, backupCodes: string[]) {
 }
 
 export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(request, context);
+  requireUser(context);
   const auth = getAuthSession(context)!;
   const locale = pageLocale(context);
   const t = authT(context);

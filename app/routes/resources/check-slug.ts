@@ -12,8 +12,8 @@ import { checkSlug } from "~/server/organization/organizations.server";
  * slug is free, else a catalogue code the page words. The slug comes back so the page can
  * ignore an answer about what is no longer typed.
  */
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const slug = new URL(request.url).searchParams.get("slug") ?? "";
+export async function loader({ request, url, context }: Route.LoaderArgs) {
+  const slug = url.searchParams.get("slug") ?? "";
   if (!getUser(context)) return data({ slug, error: "UNAUTHORIZED" }, { status: 401 });
   if (!isSlug(slug)) return { slug, error: "VALIDATION_ERROR" };
   try {

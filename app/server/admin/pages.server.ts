@@ -62,10 +62,10 @@ export async function usersPage(view: UsersView) {
 }
 
 /** The user a dialog's `:userId` names; a 404 page when there is none. */
-export async function userOfPage(request: Request, userId: string) {
+export async function userOfPage(url: URL, userId: string) {
   try {
     return await getUser(userId);
   } catch {
-    notFound(new URL(request.url).pathname);
+    notFound(url.pathname);
   }
 }

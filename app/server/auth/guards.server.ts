@@ -3,6 +3,7 @@ import { navigation } from "~/config/navigation";
 import { localizePath, splitLocale } from "~/i18n/config";
 import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
+import { pageUrl } from "~/server/page-url.server";
 import {
   clearSessionCookies,
   getSession,
@@ -19,8 +20,8 @@ const sessionContext = createContext<AuthSession | null>(null);
  * stale session cookies are cleared. /api/auth reads the session itself, with the options
  * of each call (disableCookieCache, disableRefresh), so it is skipped here.
  */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, context }, next) => {
-  if (new URL(request.url).pathname.startsWith("/api/auth/")) return next();
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
+  if (url.pathname.startsWith("/api/auth/")) return next();
   const auth = await getSession(request);
   context.set(sessionContext, auth && { session: auth.session, user: auth.user });
   const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
@@ -52,38 +53,37 @@ export function isAdmin(user: Pick<SessionUser, "id" | "role"> | null): boolean 
   return roles.includes("admin") || loadEnv().ADMIN_USER_IDS.includes(user.id);
 }
 
-/** Redirects to an unprefixed path in the request's language. */
-export function localizedRedirect(request: Request, path: string, init?: ResponseInit): Response {
-  const { locale } = splitLocale(new URL(request.url).pathname);
+/** Redirects to an unprefixed path in the language of the page at `url`. */
+export function localizedRedirect(url: URL, path: string, init?: ResponseInit): Response {
+  const { locale } = splitLocale(url.pathname);
   return redirect(localizePath(path, locale), init);
 }
 
 /** Route rules: an exact-path table that can redirect, locally (localized) or externally. */
-export const routeRulesMiddleware: MiddlewareFunction<Response> = ({ request }) => {
-  const url = new URL(request.url);
+export const routeRulesMiddleware: MiddlewareFunction<Response> = ({ url }) => {
   const rule = navigation.routeRules[splitLocale(url.pathname).path];
   if (!rule) return;
-  throw isExternalUrl(rule.redirect) ? redirect(rule.redirect) : localizedRedirect(request, rule.redirect + url.search);
+  throw isExternalUrl(rule.redirect) ? redirect(rule.redirect) : localizedRedirect(url, rule.redirect + url.search);
 };
 
 /** The signed-in user, or a redirect to sign in that brings the visitor back afterwards. */
-export function requireUser(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
+export function requireUser(context: Readonly<RouterContextProvider>): SessionUser {
   const user = getUser(context);
   if (user) return user;
-  const url = new URL(request.url);
+  const url = pageUrl(context);
   const back = encodeURIComponent(url.pathname + url.search);
-  throw localizedRedirect(request, `${navigation.guestRedirect}?redirect=${back}`);
+  throw localizedRedirect(url, `${navigation.guestRedirect}?redirect=${back}`);
 }
 
-export const requireUserMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
-  requireUser(request, context);
+export const requireUserMiddleware: MiddlewareFunction<Response> = ({ context }) => {
+  requireUser(context);
 };
 
 /** Signed-in visitors go to the page they asked for in `redirect` (when safe), else on. */
-export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
+export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ url, context }) => {
   if (!getUser(context)) return;
-  const target = safeRedirect(new URL(request.url).searchParams.get("redirect"), loadEnv().trustedOrigins);
-  throw target ? redirect(target) : localizedRedirect(request, navigation.signedInRedirect);
+  const target = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins);
+  throw target ? redirect(target) : localizedRedirect(url, navigation.signedInRedirect);
 };
 
 /**
@@ -91,12 +91,12 @@ export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ request, con
  * layout's middleware runs it, and so does every admin loader, action and resource route,
  * so none depends on where it sits in the route tree.
  */
-export function requireAdminUser(request: Request, context: Readonly<RouterContextProvider>): SessionUser {
-  const user = requireUser(request, context);
-  if (!isAdmin(user)) throw localizedRedirect(request, navigation.forbidden);
+export function requireAdminUser(context: Readonly<RouterContextProvider>): SessionUser {
+  const user = requireUser(context);
+  if (!isAdmin(user)) throw localizedRedirect(pageUrl(context), navigation.forbidden);
   return user;
 }
 
-export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
-  requireAdminUser(request, context);
+export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ context }) => {
+  requireAdminUser(context);
 };

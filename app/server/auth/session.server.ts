@@ -20,6 +20,7 @@ import { clientAddressContext } from "~/context";
 import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, splitLocale, type Locale } from "~/i18n/config";
 import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
+import { pageUrl } from "~/server/page-url.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 import { announceRevocation, cacheTrusted } from "./revocation.server";
 
@@ -114,13 +115,12 @@ export interface RequestMeta {
  * prefix; the API (no prefix) uses the `lng` cookie, then Accept-Language, then English.
  */
 export function requestMeta(request: Request, context: Readonly<RouterContextProvider>): RequestMeta {
-  const pathname = new URL(request.url).pathname;
   let locale: Locale;
-  if (pathname.startsWith("/api/")) {
+  if (new URL(request.url).pathname.startsWith("/api/")) {
     const cookie = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
     locale = isLocale(cookie) ? cookie : (matchAcceptLanguage(request.headers.get("Accept-Language")) ?? "en");
   } else {
-    locale = splitLocale(pathname).locale;
+    locale = splitLocale(pageUrl(context).pathname).locale;
   }
   return {
     ipAddress: context.get(clientAddressContext),

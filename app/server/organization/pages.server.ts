@@ -29,10 +29,10 @@ export function organizationT(context: Readonly<RouterContextProvider>) {
  * The organization named by the URL and the caller's membership in it. One the caller does
  * not belong to is answered like one that does not exist: its slug tells outsiders nothing.
  */
-export async function organizationOfPage(request: Request, auth: AuthSession, slug: string) {
+export async function organizationOfPage(url: URL, auth: AuthSession, slug: string) {
   const organization = await prisma.organization.findUnique({ where: { slug } });
   const caller = organization && (await membershipOf(auth.user.id, organization.id));
-  if (!organization || !caller) notFound(new URL(request.url).pathname);
+  if (!organization || !caller) notFound(url.pathname);
   return { organization: organizationOut(organization), caller };
 }
 
@@ -149,12 +149,12 @@ export async function teamsOfPage(organizationId: string) {
  * in it, at most TEAM_MEMBER_LIMIT. Read here rather than with listTeamMembers, which answers
  * only the team's own members: an admin manages teams they are not in.
  */
-export async function teamOfPage(request: Request, organizationId: string, teamId: string) {
+export async function teamOfPage(url: URL, organizationId: string, teamId: string) {
   const team = await prisma.team.findFirst({
     where: { id: teamId, organizationId },
     include: { members: { include: { user: memberUser }, orderBy: { createdAt: "asc" } } },
   });
-  if (!team) notFound(new URL(request.url).pathname);
+  if (!team) notFound(url.pathname);
   const members = team.members.map(({ user }) => ({ userId: user.id, name: user.name, email: user.email }));
   return { id: team.id, name: team.name, members };
 }
@@ -185,17 +185,17 @@ export async function teamCandidates(organizationId: string, team: { members: { 
  * makes sure); a 404 to outsiders and for another organization's team.
  */
 export async function teamOfRequest({
-  request,
+  url,
   context,
   params,
 }: {
-  request: Request;
+  url: URL;
   context: Readonly<RouterContextProvider>;
   params: { slug: string; teamId: string };
 }) {
-  requireUser(request, context);
+  requireUser(context);
   const auth = getAuthSession(context)!;
-  const { organization, caller } = await organizationOfPage(request, auth, params.slug);
-  const team = await teamOfPage(request, organization.id, params.teamId);
+  const { organization, caller } = await organizationOfPage(url, auth, params.slug);
+  const team = await teamOfPage(url, organization.id, params.teamId);
   return { auth, organization, caller, team };
 }

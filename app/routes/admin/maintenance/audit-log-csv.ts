@@ -7,9 +7,9 @@ import { requireAdminUser } from "~/server/auth/guards.server";
  * The audit log under the page's filter, as a CSV download. A resource route: it answers on
  * its own, so it checks the admin itself like every admin loader.
  */
-export function loader({ request, context }: Route.LoaderArgs) {
-  requireAdminUser(request, context);
-  const filter = auditLogFilter.parse(searchParamsOf(request.url));
+export function loader({ url, context }: Route.LoaderArgs) {
+  requireAdminUser(context);
+  const filter = auditLogFilter.parse(searchParamsOf(url));
   const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
   return new Response(auditLogCsv(filter), {
     headers: {

@@ -19,8 +19,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdminUser(request, context);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdminUser(context);
   return { meta: pageMeta(context, "adminDatabase"), stats: await databaseStats() };
 }
 
@@ -29,7 +29,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** The page's one button: SQLite's quick integrity check; the result shows on the page it returns. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireAdminUser(request, context);
+  const user = requireAdminUser(context);
   if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
   return { check: await quickCheck(user.id, requestMeta(request, context)) };
 }

@@ -28,8 +28,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 /** How often the page looks again while a data operation runs. */
 const POLL_SECONDS = 2;
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  requireAdminUser(request, context);
+export async function loader({ context }: Route.LoaderArgs) {
+  requireAdminUser(context);
   const [schema, operations] = await Promise.all([schemaMigrations(), dataOperationRuns()]);
   return { meta: pageMeta(context, "adminMigrations"), schema, operations };
 }
@@ -39,7 +39,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** Starts a data operation, then back here (where its progress shows) with a toast. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireAdminUser(request, context);
+  const user = requireAdminUser(context);
   const submission = parseWithZod(await request.formData(), { schema: dataOperationForm });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { operation } = submission.value;
