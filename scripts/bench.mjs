@@ -334,10 +334,14 @@ try {
       }
     })();
     db.close();
-    /** p50 and p95 of 20 sequential requests for `path` as the signed-in admin (after one to warm up). */
+    /**
+     * p50 and p95 of 60 sequential requests for `path` as the signed-in admin (after one to
+     * warm up). Of 20, the "p95" would be the slowest one alone: one pause of either process
+     * would decide it.
+     */
     const timePage = async (path) => {
       const times = [];
-      for (let i = 0; i < 21; i++) {
+      for (let i = 0; i < 61; i++) {
         const started = performance.now();
         const res = await fetch(`${base}${path}`, { headers: { cookie: cookieHeader(), "user-agent": BROWSER } });
         if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
