@@ -160,3 +160,12 @@ describe("mayKeep", () => {
     ).toBe(false);
   });
 });
+
+describe("newNonce", () => {
+  it("gives 16 random bytes, never the same twice, across refills of its pool", () => {
+    const nonces = Array.from({ length: 1000 }, newNonce); // four pools of 256
+    expect(new Set(nonces).size).toBe(1000);
+    for (const nonce of nonces) expect(Buffer.from(nonce, "base64")).toHaveLength(16);
+    expect(nonces.every((nonce) => /^[A-Za-z0-9+/]{22}==$/.test(nonce))).toBe(true);
+  });
+});

@@ -45,8 +45,21 @@ interface Miss {
 
 const missContext = createContext<Miss | null>(null);
 
-/** A document's nonce: 16 random bytes, the same length every time (a cached copy keeps its Content-Length). */
-export const newNonce = () => randomBytes(16).toString("base64");
+/**
+ * A document's nonce: 16 random bytes, the same length every time (a cached copy keeps its
+ * Content-Length). The bytes are drawn from the system's generator 4 KB at a time, as
+ * `crypto.randomUUID` does: one call per 256 documents instead of one each. Each is used once.
+ */
+let randomPool = Buffer.alloc(0);
+let randomOffset = 0;
+export function newNonce(): string {
+  if (randomOffset + 16 > randomPool.length) {
+    randomPool = randomBytes(4096);
+    randomOffset = 0;
+  }
+  randomOffset += 16;
+  return randomPool.toString("base64", randomOffset - 16, randomOffset);
+}
 
 /** The cache key of a request, or null when its answer must not come from the cache. */
 function keyOf(request: Request): string | null {
