@@ -43,7 +43,8 @@ async function render(req: Request, { status = 200, setCookie = false, html = "<
 describe("the page cache", () => {
   it("answers the same request again with the kept document and a fresh nonce in it and in the CSP", async () => {
     const url = freshUrl();
-    const html = '<html><script nonce="NONCE">1</script><p>NONCE-free text</p></html>';
+    // Characters of two, three and four bytes around the nonces: the copy is kept as bytes.
+    const html = '<html><script nonce="NONCE">1</script><p>NONCE-free text: café 料金 😀</p>NONCE</html>';
     expect(lookup(request(url))).toBeNull();
     const first = await render(request(url), { html });
 

@@ -23,10 +23,15 @@ import { createContext, type EntryContext, type RouterContextProvider } from "re
 const MAX_ENTRIES = 200;
 
 interface Entry {
-  html: string;
+  /**
+   * The document cut where its nonce was, as bytes: a hit joins them around a fresh nonce.
+   * Kept as a string, every hit re-encoded the whole document (Response checks a string
+   * for lone surrogates, then encodes it as UTF-8): about 8 % of the CPU of a cached page.
+   */
+  parts: Buffer[];
   nonce: string;
   headers: [string, string][];
-  length: string;
+  length: number;
 }
 
 const entries = new Map<string, Entry>();
@@ -87,8 +92,19 @@ export function cachedPage(request: Request, context: RouterContextProvider): Re
   const nonce = newNonce();
   const headers = new Headers();
   for (const [name, value] of entry.headers) headers.append(name, value.replaceAll(entry.nonce, nonce));
-  headers.set("Content-Length", entry.length); // known, so it is compressed in one go
-  return new Response(entry.html.replaceAll(entry.nonce, nonce), { status: 200, headers });
+  headers.set("Content-Length", String(entry.length)); // known, so it is compressed in one go
+  return new Response(withNonce(entry, nonce), { status: 200, headers });
+}
+
+function withNonce({ parts, length }: Entry, nonce: string): Uint8Array<ArrayBuffer> {
+  const body = new Uint8Array(length);
+  const bytes = Buffer.from(body.buffer); // the same memory, with Buffer's copy and write
+  let at = parts[0]!.copy(bytes, 0);
+  for (const part of parts.slice(1)) {
+    at += bytes.write(nonce, at, "latin1"); // base64: one byte per character
+    at += part.copy(bytes, at);
+  }
+  return body;
 }
 
 /**
@@ -124,7 +140,8 @@ export function keepPage(response: Response, context: Readonly<RouterContextProv
   void offer.html.then((html) => {
     if (html === null) return;
     entries.delete(key);
-    entries.set(key, { html, nonce: offer.nonce, headers, length: String(Buffer.byteLength(html)) });
+    const parts = html.split(offer.nonce).map((part) => Buffer.from(part));
+    entries.set(key, { parts, nonce: offer.nonce, headers, length: Buffer.byteLength(html) });
     if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   });
 }
