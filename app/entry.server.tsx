@@ -5,7 +5,7 @@ import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
 import { splitLocale } from "~/i18n/config";
-import { hydrates } from "~/lib/hydration";
+import { HydrationProvider, hydrates } from "~/lib/hydration";
 import { NonceProvider } from "~/lib/nonce";
 import { hostedPageOrigins } from "~/server/billing/pages.server";
 import { errorText } from "~/server/db.server";
@@ -75,7 +75,8 @@ export default function handleRequest(
   // whole localized tree. The loader data's stream is left unread, not cancelled: cancelled,
   // its encoder fails before it clears its 5-second timer, which then holds the request.
   const matches = routerContext.staticHandlerContext.matches;
-  if (!hydrates(matches.map((match) => routerContext.routeModules[match.route.id]?.handle))) {
+  const hydrating = hydrates(matches.map((match) => routerContext.routeModules[match.route.id]?.handle));
+  if (!hydrating) {
     const routes = Object.fromEntries(matches.map(({ route }) => [route.id, routerContext.manifest.routes[route.id]!]));
     routerContext = {
       ...routerContext,
@@ -95,9 +96,11 @@ export default function handleRequest(
     let shellRendered = false;
     const { pipe, abort } = renderToPipeableStream(
       <NonceProvider value={nonce}>
-        <I18nextProvider i18n={i18nFor(splitLocale(new URL(request.url).pathname).locale)}>
-          <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
-        </I18nextProvider>
+        <HydrationProvider value={hydrating}>
+          <I18nextProvider i18n={i18nFor(splitLocale(new URL(request.url).pathname).locale)}>
+            <ServerRouter context={routerContext} url={request.url} nonce={nonce} />
+          </I18nextProvider>
+        </HydrationProvider>
       </NonceProvider>,
       {
         nonce,

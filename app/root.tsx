@@ -9,7 +9,6 @@ import {
   Scripts,
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
-  useMatches,
 } from "react-router";
 import { useChangeLanguage } from "remix-i18next/react";
 import type { Route } from "./+types/root";
@@ -19,7 +18,7 @@ import { Brand } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
 import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
-import { HydrationProvider, hydrates } from "~/lib/hydration";
+import { usePageHydrates } from "~/lib/hydration";
 import { useNonce } from "~/lib/nonce";
 import { menuScript } from "~/lib/menus";
 import { themeScript } from "~/lib/theme";
@@ -49,10 +48,6 @@ export const middleware: Route.MiddlewareFunction[] = [
 // remix-i18next's hook reaches it through react-i18next's costly useTranslation: the server
 // skips it. The choice is fixed per runtime, so every render calls the same hooks.
 const useBrowserLanguage: (locale: string) => void = typeof document === "undefined" ? () => {} : useChangeLanguage;
-
-// In the browser React is running, whatever the page; the server asks the matched routes.
-const useHydrates: () => boolean =
-  typeof document === "undefined" ? () => hydrates(useMatches().map((match) => match.handle)) : () => true;
 
 /** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
 export const handle = { i18n: ["common"] };
@@ -101,7 +96,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
   // The i18next instance comes from entry.server.tsx / entry.client.tsx; a client-side
   // navigation into another language switches it (loading that language's namespaces first).
   useBrowserLanguage(locale);
-  const hydrating = useHydrates();
+  const hydrating = usePageHydrates();
   return (
     <html lang={locale} dir="ltr" data-static={hydrating ? undefined : ""} suppressHydrationWarning>
       <head>
@@ -114,7 +109,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <Links />
       </head>
       <body className="min-h-screen">
-        <HydrationProvider value={hydrating}>{children}</HydrationProvider>
+        {children}
         <Toaster serverToast={rootData?.toast ?? null} />
         <NewVersionWatcher buildId={rootData?.buildId ?? null} />
         {hydrating ? (

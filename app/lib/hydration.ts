@@ -10,8 +10,10 @@ export function hydrates(handles: readonly unknown[]): boolean {
 }
 
 /**
- * Whether the page being rendered will hydrate: on the server, a page that will not is plain
- * HTML, and its links need none of React Router's navigation and prefetching machinery.
+ * Whether the page being rendered will hydrate. entry.server.tsx decides it once from the
+ * matched routes: a page that will not is plain HTML (root.tsx leaves its scripts out) and its
+ * links need none of React Router's navigation and prefetching. In the browser React runs,
+ * whatever the page, so the default holds there.
  */
 const HydrationContext = createContext(true);
 export const HydrationProvider = HydrationContext.Provider;
