@@ -17,10 +17,10 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import type { RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
-import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, splitLocale, type Locale } from "~/i18n/config";
+import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, type Locale } from "~/i18n/config";
 import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
-import { pageUrl } from "~/server/page-url.server";
+import { getLocale } from "~/server/i18n.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 import { announceRevocation, cacheTrusted } from "./revocation.server";
 
@@ -112,7 +112,7 @@ export interface RequestMeta {
 
 /**
  * Who is asking, for sessions, audit rows and emails. Pages speak the language of their URL
- * prefix; the API (no prefix) uses the `lng` cookie, then Accept-Language, then English.
+ * prefix (as the i18n middleware read it); the API (no prefix) uses the `lng` cookie, then Accept-Language, then English.
  */
 export function requestMeta(request: Request, context: Readonly<RouterContextProvider>): RequestMeta {
   let locale: Locale;
@@ -120,7 +120,7 @@ export function requestMeta(request: Request, context: Readonly<RouterContextPro
     const cookie = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
     locale = isLocale(cookie) ? cookie : (matchAcceptLanguage(request.headers.get("Accept-Language")) ?? "en");
   } else {
-    locale = splitLocale(pageUrl(context).pathname).locale;
+    locale = getLocale(context);
   }
   return {
     ipAddress: context.get(clientAddressContext),
