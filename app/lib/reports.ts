@@ -75,8 +75,8 @@ export type AuditLogFilter = z.infer<typeof auditLogFilter>;
 export const auditLogQuery = pageQuery.extend(auditLogFilter.shape);
 
 /** A query string's parameters as zod reads them (the last of a repeated one wins). */
-export function searchParamsOf(url: string | URL): Record<string, string> {
-  return Object.fromEntries(new URL(url).searchParams);
+export function searchParamsOf(url: URL): Record<string, string> {
+  return Object.fromEntries(url.searchParams);
 }
 
 /**
