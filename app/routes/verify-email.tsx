@@ -26,7 +26,7 @@ import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** The verify-email link's landing page: /api/auth/verify-email redirects here, with `?error=` on failure. */
-const ERRORS = ["token_expired", "invalid_token", "user_not_found", "unauthorized"] as const;
+const ERRORS = ["token_expired", "invalid_token", "user_not_found", "unauthorized", "banned_user"] as const;
 type VerifyError = (typeof ERRORS)[number];
 
 export const handle = { i18n: ["auth"] };

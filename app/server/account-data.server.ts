@@ -4,15 +4,17 @@
  * the schema later stays out of the file until someone decides it belongs there, so a new
  * secret can never slip in. Never included: password hashes, OAuth tokens, session tokens
  * (or their hashes), the TOTP secret, backup codes and their hashes, trusted-device and
- * pending sign-in tokens, passkeys' public keys and credential ids.
+ * pending sign-in tokens, passkeys' public keys and credential ids, invitation ids (answering
+ * takes nothing else); invitations to the user's address only once it is verified.
  */
 import { audit } from "~/server/audit.server";
 import type { RequestMeta } from "~/server/auth/session.server";
 import { prisma } from "~/server/db.server";
+import { addressedTo } from "~/server/organization/invitations.server";
 
 const organizationSelect = { id: true, name: true, slug: true } as const;
+// Without ids: an invitation's id is what answering it takes (see addressedTo).
 const invitationSelect = {
-  id: true,
   email: true,
   role: true,
   status: true,
@@ -43,6 +45,8 @@ export async function accountData(userId: string) {
       updatedAt: true,
     },
   });
+  // The invitations the user is the recipient of, by the one recipient rule.
+  const received = addressedTo(user);
   const [
     accounts,
     sessions,
@@ -106,11 +110,9 @@ export async function accountData(userId: string) {
       where: { userId },
       select: { createdAt: true, team: { select: { id: true, name: true, organizationId: true } } },
     }),
-    prisma.invitation.findMany({
-      where: { email: user.email },
-      select: invitationSelect,
-      orderBy: { createdAt: "desc" },
-    }),
+    received
+      ? prisma.invitation.findMany({ where: received, select: invitationSelect, orderBy: { createdAt: "desc" } })
+      : [],
     prisma.invitation.findMany({
       where: { inviterId: userId },
       select: invitationSelect,

@@ -83,6 +83,7 @@ describe("creating organizations", () => {
     expect((await owner.client.organization.checkSlug({ slug: taken })).error).toMatchObject({
       status: 400,
       code: "ORGANIZATION_SLUG_ALREADY_TAKEN",
+      message: "slug is taken",
     });
     expect((await owner.client.organization.checkSlug({ slug: slug() })).data).toEqual({ status: true });
     expect((await owner.client.organization.create({ name: "B", slug: taken })).error).toMatchObject({

@@ -26,7 +26,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 /**
  * The invitation email's link. Its recipient, signed in, sees the organization, the inviter
  * and the role, and accepts or declines. Anyone else signs in or up first and comes back
- * here (the id in the link is the only key; details are for the recipient alone).
+ * here (details are for the recipient alone, once their address is verified).
  */
 export async function loader({ params, context }: Route.LoaderArgs) {
   const t = organizationT(context);
@@ -47,8 +47,13 @@ export async function loader({ params, context }: Route.LoaderArgs) {
     };
   } catch (error) {
     if (!isAppError(error)) throw error;
-    const state = error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION" ? "other-recipient" : "closed";
-    return { title, state: state as "other-recipient" | "closed", email: auth.user.email };
+    const state =
+      error.code === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION"
+        ? "other-recipient"
+        : error.code === "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION"
+          ? "unverified"
+          : "closed";
+    return { title, state: state as "other-recipient" | "unverified" | "closed", email: auth.user.email };
   }
 }
 
@@ -119,6 +124,10 @@ export default function Invitation({ loaderData, params }: Route.ComponentProps)
       ) : loaderData.state === "other-recipient" ? (
         <Notice tone="error" title={t("invitation.otherRecipientTitle")} testId="invitation-other-recipient">
           {t("invitation.otherRecipientBody", { email: loaderData.email })}
+        </Notice>
+      ) : loaderData.state === "unverified" ? (
+        <Notice tone="error" title={t("invitation.unverifiedTitle")} testId="invitation-unverified">
+          {t("invitation.unverifiedBody", { email: loaderData.email })}
         </Notice>
       ) : (
         <Notice tone="info" title={t("invitation.closedTitle")} testId="invitation-closed">

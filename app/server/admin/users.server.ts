@@ -229,6 +229,7 @@ export async function banUser(admin: AuthSession, input: z.infer<typeof banUserI
       select: authUserSelect,
     });
     await deleteSessions(input.userId, {}, tx); // every open session ends now, on every instance
+    await tx.pendingSignIn.deleteMany({ where: { userId: input.userId } }); // and every sign-in waiting for its second step
     return updated;
   });
   await auditAdmin(admin, "ban-user", user.id, meta, { reason: banReason, expires: banExpires });

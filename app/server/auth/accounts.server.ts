@@ -10,7 +10,7 @@ import { localizePath } from "~/i18n/config";
 import { audit } from "~/server/audit.server";
 import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
-import { AppError, fail } from "~/server/errors.server";
+import { AppError, fail, isAppError } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
 import { secondFactorGate, SecondFactorRequired } from "./two-factor.server";
 import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
@@ -20,6 +20,7 @@ import {
   cookieCacheCookie,
   createSession,
   deleteSessions,
+  refuseBanned,
   type AuthSession,
   type AuthUser,
   type RequestMeta,
@@ -302,10 +303,11 @@ export async function signInEmail(
     return signInFailure("INVALID_PASSWORD", email, user.id, meta, "INVALID_EMAIL_OR_PASSWORD");
   }
   if (!user.emailVerified) {
+    // A banned account is told so, and gets no link that would sign it in.
+    await auditingBan(user.id, meta, { method: "email", email }, () => refuseBanned(user.id));
     await sendVerificationMail(user, meta, input.callbackURL);
     return signInFailure("EMAIL_NOT_VERIFIED", email, user.id, meta, "EMAIL_NOT_VERIFIED");
   }
-  if (!(await admitBan(user))) return signInFailure("BANNED_USER", email, user.id, meta, "BANNED_USER");
   const rememberMe = input.rememberMe ?? true;
   const created = await signInSession(user.id, meta, { method: "email", rememberMe });
   return { session: created.session, user: created.user, token: created.token, setCookies: created.setCookies };
@@ -453,15 +455,24 @@ export async function moveToUnverifiedEmail(userId: string, newEmail: string): P
   }
 }
 
-/**
- * Whether a user may sign in as far as bans go: not banned, or banned until a time now past
- * (the ban is then lifted on the way in). Every way of signing in asks this first.
- */
-export async function admitBan(user: Pick<AuthUser, "id" | "banned" | "banExpires">): Promise<boolean> {
-  if (!user.banned) return true;
-  if (!user.banExpires || user.banExpires.getTime() > Date.now()) return false;
-  await prisma.user.update({ where: { id: user.id }, data: { banned: false, banReason: null, banExpires: null } });
-  return true;
+/** Runs a step of a sign-in; when the ban rule (session.server.ts) refuses it, the refusal is audited. */
+async function auditingBan<T>(userId: string, meta: RequestMeta, details: object, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isAppError(error) && error.code === "BANNED_USER") {
+      const reason = "BANNED_USER";
+      await audit({
+        userId,
+        category: "auth",
+        action: "sign-in",
+        status: "failure",
+        details: { ...details, reason },
+        meta,
+      });
+    }
+    throw error;
+  }
 }
 
 /**
@@ -474,9 +485,12 @@ export async function signInSession(
   meta: RequestMeta,
   details: { method: string; rememberMe?: boolean; secondFactor?: string },
 ): Promise<Awaited<ReturnType<typeof createSession>>> {
-  const trustCookie =
-    details.secondFactor || details.method === "passkey" ? null : await secondFactorGate(userId, meta, details);
-  const created = await createSession(userId, meta, { rememberMe: details.rememberMe ?? true });
+  // A banned user is refused by createSession, or by the gate before a second step is due.
+  const { created, trustCookie } = await auditingBan(userId, meta, details, async () => {
+    const trustCookie =
+      details.secondFactor || details.method === "passkey" ? null : await secondFactorGate(userId, meta, details);
+    return { created: await createSession(userId, meta, { rememberMe: details.rememberMe ?? true }), trustCookie };
+  });
   if (trustCookie) created.setCookies.push(trustCookie);
   await audit({
     userId,

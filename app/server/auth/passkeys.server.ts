@@ -28,7 +28,7 @@ import { isUniqueViolation, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, type ErrorCode } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
-import { admitBan, signInSession } from "./accounts.server";
+import { signInSession } from "./accounts.server";
 import {
   cookieName,
   randomToken,
@@ -349,7 +349,6 @@ export async function verifyAuthentication(
       publicKey: true,
       counter: true,
       transports: true,
-      user: { select: { banned: true, banExpires: true } },
     },
   });
   // 401, not the catalogue's 404: the contract's answer for an unknown credential at sign-in.
@@ -381,9 +380,6 @@ export async function verifyAuthentication(
   });
   if (count !== 1) return refuse("COUNTER_RACE", 400);
 
-  if (!(await admitBan({ id: passkey.userId, ...passkey.user }))) {
-    return signInFailure("BANNED_USER", passkey.userId, credentialID, meta, "BANNED_USER");
-  }
   return signInSession(passkey.userId, meta, { method: "passkey" });
 }
 

@@ -20,6 +20,7 @@ import { clientAddressContext } from "~/context";
 import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, type Locale } from "~/i18n/config";
 import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
+import { fail } from "~/server/errors.server";
 import { getLocale } from "~/server/i18n.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 import { announceRevocation, cacheTrusted } from "./revocation.server";
@@ -239,12 +240,28 @@ export interface CreateSessionOptions {
   expiresIn?: number;
 }
 
-/** Creates a session for `userId` and returns the cookies that carry it. */
+/**
+ * The ban rule, for every way a session (or a sign-in waiting for its second step) is made:
+ * a banned user gets none (403 BANNED_USER); a ban whose time has passed is lifted here.
+ */
+export async function refuseBanned(userId: string): Promise<void> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { banned: true, banExpires: true } });
+  if (!user?.banned) return;
+  if (!user.banExpires || user.banExpires.getTime() > Date.now()) fail("BANNED_USER");
+  await prisma.user.update({ where: { id: userId }, data: { banned: false, banReason: null, banExpires: null } });
+}
+
+/**
+ * Creates a session for `userId` and returns the cookies that carry it. Every session is
+ * made here, so this is where a banned user is refused; only an admin's impersonation
+ * session is exempt (the admin console shows a banned user as they see the product).
+ */
 export async function createSession(
   userId: string,
   meta: Partial<RequestMeta> = {},
   { rememberMe = true, impersonatedBy = null, expiresIn }: CreateSessionOptions = {},
 ): Promise<{ session: SessionRow; user: AuthUser; token: string; setCookies: string[] }> {
+  if (!impersonatedBy) await refuseBanned(userId);
   const token = randomToken();
   const lifetime = expiresIn ?? (rememberMe ? SESSION_EXPIRES_IN : SHORT_SESSION_EXPIRES_IN);
   // One clock for both ends: the lifetime they span is how wasRemembered() tells the kind.

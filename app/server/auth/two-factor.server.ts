@@ -42,6 +42,7 @@ import {
   hashToken,
   randomToken,
   readSignedCookie,
+  refuseBanned,
   signedCookie,
   trustDeviceCookieName,
   wasRemembered,
@@ -105,6 +106,8 @@ export async function secondFactorGate(
 ): Promise<string | null> {
   const user = await prisma.user.findUnique({ where: { id: userId }, select: { twoFactorEnabled: true } });
   if (!user?.twoFactorEnabled) return null;
+  // No second step for a banned user: the session it leads to would be refused.
+  await refuseBanned(userId);
   const trusted = meta.trustedDevice ? await takeTrustedDevice(userId, meta.trustedDevice) : false;
   if (trusted) return trustDevice(userId, meta);
 

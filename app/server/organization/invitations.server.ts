@@ -7,7 +7,13 @@
 import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
-import { randomToken, updateActive, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
+import {
+  randomToken,
+  updateActive,
+  type AuthSession,
+  type AuthUser,
+  type RequestMeta,
+} from "~/server/auth/session.server";
 import { isUniqueViolation, prisma, type Invitation, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
@@ -108,8 +114,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
     }
     invitation = await prisma.invitation.create({
       data: {
-        // The id is what the emailed link carries: as unguessable as better-auth's default
-        // ids, which is why answering an invitation needs no verified email.
+        // The id is what the emailed link carries: as unguessable as better-auth's default ids.
         id: randomToken(),
         organizationId,
         email,
@@ -137,13 +142,23 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
   return invitation;
 }
 
-/** Invitation `id` as its recipient may answer it: open, and addressed to the caller's email. */
+/**
+ * The one recipient rule, for answering, reading, listing and exporting invitations: they are
+ * addressed to the user's email only once that email is verified. Anyone can sign up with, or
+ * change their account to, an address they do not own; an invitation's id alone (it is in a
+ * data download, a browser history) must not let them join as its owner. Null when unverified.
+ */
+export function addressedTo(user: Pick<AuthUser, "email" | "emailVerified">): { email: string } | null {
+  return user.emailVerified ? { email: normalizeEmail(user.email) } : null;
+}
+
+/** Invitation `id` as its recipient may answer it: open, and addressed to the caller (see addressedTo). */
 async function recipientsInvitation(auth: AuthSession, id: string) {
+  const recipient = addressedTo(auth.user);
+  if (!recipient) fail("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
   const invitation = await prisma.invitation.findFirst({ where: { id, ...open() } });
   if (!invitation) fail("INVITATION_NOT_FOUND");
-  if (invitation.email.toLowerCase() !== auth.user.email.toLowerCase()) {
-    fail("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
-  }
+  if (normalizeEmail(invitation.email) !== recipient.email) fail("YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION");
   return invitation;
 }
 
@@ -244,10 +259,10 @@ export async function listInvitations(auth: AuthSession, organizationId?: string
 
 /** The open invitations addressed to the caller, with the organization's name. */
 export async function listUserInvitations(auth: AuthSession) {
-  // Anyone can sign up with an address they do not own; only a proven one sees its invitations.
-  if (!auth.user.emailVerified) fail("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
+  const recipient = addressedTo(auth.user);
+  if (!recipient) fail("EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION");
   const rows = await prisma.invitation.findMany({
-    where: { email: auth.user.email.toLowerCase(), ...open() },
+    where: { ...recipient, ...open() },
     include: { organization: { select: { name: true } } },
     orderBy: { createdAt: "desc" },
   });

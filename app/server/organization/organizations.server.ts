@@ -163,9 +163,10 @@ export async function createOrganization(
   return { organization: { ...organizationOut(organization), members }, setCookies };
 }
 
+/** Refuses a taken (or reserved) slug; this check words it "slug is taken", unlike create and update. */
 export async function checkSlug(slug: string): Promise<void> {
   if (isReservedSlug(slug) || (await prisma.organization.findUnique({ where: { slug }, select: { id: true } }))) {
-    fail("ORGANIZATION_SLUG_ALREADY_TAKEN");
+    fail("ORGANIZATION_SLUG_ALREADY_TAKEN", "slug is taken");
   }
 }
 

@@ -91,9 +91,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/change-password",
+    session: "required",
     body: changePasswordInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { token, user, setCookies } = await changePassword(await requireSession(), body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const { token, user, setCookies } = await changePassword(auth, body, meta);
       cookies.push(...setCookies);
       return { token, user };
     },
@@ -102,9 +103,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/change-email",
+    session: "required",
     body: changeEmailInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { setCookies } = await changeEmail(await requireSession(), body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const { setCookies } = await changeEmail(auth, body, meta);
       cookies.push(...setCookies);
       return { status: true };
     },
@@ -113,9 +115,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/update-user",
+    session: "required",
     body: updateUserInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { setCookies } = await updateUser(await requireSession(), body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const { setCookies } = await updateUser(auth, body, meta);
       cookies.push(...setCookies);
       return { status: true };
     },
@@ -124,9 +127,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/delete-user",
+    session: "required",
     body: deleteUserInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { message, setCookies } = await deleteUser(await requireSession(), body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const { message, setCookies } = await deleteUser(auth, body, meta);
       cookies.push(...setCookies);
       return { success: true, message };
     },
@@ -154,17 +158,19 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/list-sessions",
-    async handler({ requireSession }) {
-      return listUserSessions(await requireSession({ fresh: true }));
+    session: "fresh",
+    async handler({ auth }) {
+      return listUserSessions(auth);
     },
   }),
 
   endpoint({
     method: "POST",
     path: "/revoke-session",
+    session: "required",
     body: revokeSessionInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { setCookies } = await revokeUserSession(await requireSession(), body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const { setCookies } = await revokeUserSession(auth, body, meta);
       cookies.push(...setCookies);
       return { status: true };
     },
@@ -173,8 +179,9 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/revoke-sessions",
-    async handler({ meta, cookies, requireSession }) {
-      const { setCookies } = await revokeAllUserSessions(await requireSession(), meta);
+    session: "required",
+    async handler({ meta, cookies, auth }) {
+      const { setCookies } = await revokeAllUserSessions(auth, meta);
       cookies.push(...setCookies);
       return { status: true };
     },
@@ -183,8 +190,9 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/revoke-other-sessions",
-    async handler({ meta, requireSession }) {
-      await revokeOtherUserSessions(await requireSession(), meta);
+    session: "required",
+    async handler({ meta, auth }) {
+      await revokeOtherUserSessions(auth, meta);
       return { status: true };
     },
   }),

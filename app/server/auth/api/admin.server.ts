@@ -30,22 +30,9 @@ import {
   updateUserInput,
   userIdInput,
 } from "~/server/admin/users.server";
-import type { ErrorCode } from "~/server/errors.server";
-import { endpoint, param, type Endpoint, type EndpointContext } from "./endpoint.server";
+import { endpoint, param, type Endpoint } from "./endpoint.server";
 
 const P = "/admin";
-
-type Caller = Pick<EndpointContext<unknown, unknown>, "session">;
-
-/** The caller's session; without one, the admin plugin's 401 with an empty body. */
-async function signedIn(ctx: Caller) {
-  const auth = await ctx.session();
-  if (!auth) throw new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
-  return auth;
-}
-
-/** The caller's session when it is an admin's (see the header). */
-const admin = async (ctx: Caller, code: ErrorCode) => requireAdmin(await signedIn(ctx), code);
 
 /** Query values arrive as strings (or arrays of them); list-users reads them in their own types. */
 const listQuery = z.preprocess(
@@ -63,18 +50,22 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/create-user`,
+    session: "required",
+    emptyUnauthorized: true,
     body: createUserInput,
     async handler(ctx) {
-      return createUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"), ctx.body, ctx.meta);
+      return createUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"), ctx.body, ctx.meta);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/list-users`,
+    session: "required",
+    emptyUnauthorized: true,
     query: listQuery,
     async handler(ctx) {
-      await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
+      requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
       return listUsers(ctx.query);
     },
   }),
@@ -82,9 +73,11 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: `${P}/get-user`,
+    session: "required",
+    emptyUnauthorized: true,
     query: z.object({ id: param(z.string().min(1)) }),
     async handler(ctx) {
-      await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
+      requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
       return getUser(ctx.query.id);
     },
   }),
@@ -92,45 +85,55 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/update-user`,
+    session: "required",
+    emptyUnauthorized: true,
     body: updateUserInput,
     async handler(ctx) {
-      return updateUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS"), ctx.body, ctx.meta);
+      return updateUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS"), ctx.body, ctx.meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/set-role`,
+    session: "required",
+    emptyUnauthorized: true,
     body: setRoleInput,
     async handler(ctx) {
-      return setRole(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"), ctx.body, ctx.meta);
+      return setRole(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"), ctx.body, ctx.meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/ban-user`,
+    session: "required",
+    emptyUnauthorized: true,
     body: banUserInput,
     async handler(ctx) {
-      return banUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body, ctx.meta);
+      return banUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body, ctx.meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/unban-user`,
+    session: "required",
+    emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      return unbanUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body.userId, ctx.meta);
+      return unbanUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body.userId, ctx.meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/impersonate-user`,
+    session: "required",
+    emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      const auth = await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
+      const auth = requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
       const { session, user, setCookies } = await impersonateUser(auth, ctx.body.userId, ctx.request, ctx.meta);
       ctx.cookies.push(...setCookies);
       return { session, user };
@@ -140,9 +143,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/stop-impersonating`,
+    session: "required",
+    emptyUnauthorized: true,
     async handler(ctx) {
-      const auth = await signedIn(ctx);
-      const { session, user, setCookies } = await stopImpersonating(auth, ctx.request, ctx.meta);
+      const { session, user, setCookies } = await stopImpersonating(ctx.auth, ctx.request, ctx.meta);
       ctx.cookies.length = 0; // the impersonation session's refresh cookies must not follow
       ctx.cookies.push(...setCookies);
       return { session, user };
@@ -152,9 +156,11 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/list-user-sessions`,
+    session: "required",
+    emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
+      requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
       return listUserSessions(ctx.body.userId);
     },
   }),
@@ -162,9 +168,11 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/revoke-user-session`,
+    session: "required",
+    emptyUnauthorized: true,
     body: z.object({ sessionToken: z.string().min(1) }),
     async handler(ctx) {
-      const auth = await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+      const auth = requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
       return revokeUserSession(auth, ctx.body.sessionToken, ctx.meta);
     },
   }),
@@ -172,9 +180,11 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/revoke-user-sessions`,
+    session: "required",
+    emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      const auth = await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
+      const auth = requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
       return revokeUserSessions(auth, ctx.body.userId, ctx.meta);
     },
   }),
@@ -182,27 +192,33 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/set-user-password`,
+    session: "required",
+    emptyUnauthorized: true,
     body: setUserPasswordInput,
     async handler(ctx) {
-      return setUserPassword(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"), ctx.body, ctx.meta);
+      return setUserPassword(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"), ctx.body, ctx.meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/remove-user`,
+    session: "required",
+    emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      return removeUser(await admin(ctx, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"), ctx.body.userId, ctx.meta);
+      return removeUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"), ctx.body.userId, ctx.meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/has-permission`,
+    session: "required",
+    emptyUnauthorized: true,
     body: hasPermissionInput,
     async handler(ctx) {
-      return hasPermission(await signedIn(ctx), ctx.body);
+      return hasPermission(ctx.auth, ctx.body);
     },
   }),
 ];

@@ -60,9 +60,10 @@ export const endpoints: Endpoint[] = [
     enabled: stripe,
     method: "POST",
     path: "/subscription/upgrade",
+    session: "required",
     body: upgradeInput,
-    async handler({ body, meta, requireSession }) {
-      const { url, redirect, raw } = await upgrade(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      const { url, redirect, raw } = await upgrade(auth, body, meta);
       // The contract: the Checkout Session spread with `redirect` (a portal change: {url, redirect}).
       return { ...(raw as object | undefined), url, redirect };
     },
@@ -72,9 +73,10 @@ export const endpoints: Endpoint[] = [
     enabled: stripe,
     method: "GET",
     path: "/subscription/list",
+    session: "required",
     query: referenceQuery,
-    async handler({ query, requireSession }) {
-      return listSubscriptions(await requireSession(), query);
+    async handler({ query, auth }) {
+      return listSubscriptions(auth, query);
     },
   }),
 
@@ -82,9 +84,10 @@ export const endpoints: Endpoint[] = [
     enabled: stripe,
     method: "POST",
     path: "/subscription/cancel",
+    session: "required",
     body: referenceInput.extend({ returnUrl: z.string(), disableRedirect: z.boolean().default(false) }),
-    async handler({ body, meta, requireSession }) {
-      await cancelSubscription(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      await cancelSubscription(auth, body, meta);
       return { url: absolute(body.returnUrl), redirect: !body.disableRedirect };
     },
   }),
@@ -93,9 +96,10 @@ export const endpoints: Endpoint[] = [
     enabled: stripe,
     method: "POST",
     path: "/subscription/restore",
+    session: "required",
     body: referenceInput,
-    async handler({ body, meta, requireSession }) {
-      return (await restoreSubscription(await requireSession(), body, meta)).raw;
+    async handler({ body, meta, auth }) {
+      return (await restoreSubscription(auth, body, meta)).raw;
     },
   }),
 
@@ -103,6 +107,7 @@ export const endpoints: Endpoint[] = [
     enabled: stripe,
     method: "POST",
     path: "/subscription/billing-portal",
+    session: "required",
     body: z.object({
       referenceId: z.string().min(1).max(128).optional(),
       customerType,
@@ -110,8 +115,8 @@ export const endpoints: Endpoint[] = [
       locale: z.string().max(16).optional(),
       disableRedirect: z.boolean().default(false),
     }),
-    async handler({ body, requireSession }) {
-      return { url: await billingPortal(await requireSession(), body), redirect: !body.disableRedirect };
+    async handler({ body, auth }) {
+      return { url: await billingPortal(auth, body), redirect: !body.disableRedirect };
     },
   }),
 
@@ -144,6 +149,7 @@ export const endpoints: Endpoint[] = [
     enabled: polar,
     method: "POST",
     path: "/checkout",
+    session: "required",
     body: z.object({
       products: z.union([z.string(), z.array(z.string())]).optional(),
       slug: z.string().max(64).optional(),
@@ -153,8 +159,7 @@ export const endpoints: Endpoint[] = [
       redirect: z.boolean().default(true),
       locale: z.string().max(16).optional(),
     }),
-    async handler({ body, meta, requireSession }) {
-      const auth = await requireSession();
+    async handler({ body, meta, auth }) {
       const { plan, annual } = polarPlan(body);
       const { url } = await upgrade(
         auth,
@@ -179,10 +184,11 @@ export const endpoints: Endpoint[] = [
       enabled: polar,
       method,
       path: "/customer/portal",
+      session: "required",
       query: z.object({ redirect: param(booleanish).optional() }),
-      async handler({ query, requireSession }) {
+      async handler({ query, auth }) {
         return {
-          url: await billingPortal(await requireSession(), { returnUrl: "/" }),
+          url: await billingPortal(auth, { returnUrl: "/" }),
           redirect: query.redirect ?? true,
         };
       },
@@ -193,8 +199,9 @@ export const endpoints: Endpoint[] = [
     enabled: polar,
     method: "GET",
     path: "/customer/state",
-    async handler({ requireSession }) {
-      return customerState(await requireSession());
+    session: "required",
+    async handler({ auth }) {
+      return customerState(auth);
     },
   }),
 
@@ -202,14 +209,14 @@ export const endpoints: Endpoint[] = [
     enabled: polar,
     method: "GET",
     path: "/customer/subscriptions/list",
+    session: "required",
     query: z.object({
       referenceId: param(z.string().min(1).max(128)).optional(),
       page: param(z.coerce.number().int().min(1)).default(1),
       limit: param(z.coerce.number().int().min(1).max(100)).default(10),
       active: param(booleanish).optional(),
     }),
-    async handler({ query, requireSession }) {
-      const auth = await requireSession();
+    async handler({ query, auth }) {
       const { items, total } = await subscriptionHistory(auth, {
         ...query,
         ...referenceOf(auth, query.referenceId ?? auth.user.id),

@@ -154,6 +154,8 @@ export const endpoints: Endpoint[] = [
           const target = withParams(callbackURL, { error: verificationErrorParam(error) }, loadEnv().trustedOrigins);
           if (target) return redirect(target);
         }
+        // A link that cannot be used answers 401; a banned user keeps the ban's own 403.
+        if (error.code === "BANNED_USER") throw error;
         throw new AppError(error.code, error.message, 401);
       }
     },

@@ -3,6 +3,8 @@
  * and query, a handler); `dispatch` (index.server.ts) does everything the wire contract asks
  * of every call, so handlers only call a service verb and return its answer:
  *
+ * - for an endpoint that declares `session`, 401 UNAUTHORIZED without one (403
+ *   SESSION_NOT_FRESH for "fresh" and an old one), before the body is read or validated;
  * - 415 for a POST body that is not JSON (or, with `formBody`, form-encoded);
  *   400 BAD_REQUEST "Invalid JSON in request body" for malformed JSON;
  * - 400 VALIDATION_ERROR "Invalid body parameters: …" / "Invalid query parameters: …", or the
@@ -36,14 +38,30 @@ export interface EndpointContext<Body, Query> {
    * refresh and cookie-cache Set-Cookie lines are added to the response.
    */
   session(options?: GetSessionOptions): Promise<AuthSession | null>;
-  /** The session, or 401 UNAUTHORIZED; with `fresh`, 403 SESSION_NOT_FRESH for an old one. */
-  requireSession(options?: { fresh?: boolean }): Promise<AuthSession>;
 }
 
-export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType> {
+/** "required": a session; "fresh": a session signed in within the fresh age (SESSION_NOT_FRESH otherwise). */
+export type SessionNeed = "required" | "fresh";
+
+/** What a handler receives: with `session` declared, the caller's session as `auth`. */
+export type HandlerContext<Body, Query, S extends SessionNeed | undefined> = EndpointContext<Body, Query> &
+  (S extends SessionNeed ? { auth: AuthSession } : unknown);
+
+export interface Endpoint<
+  B extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  S extends SessionNeed | undefined = SessionNeed | undefined,
+> {
   method: "GET" | "POST";
   /** Relative to /api/auth, e.g. "/sign-in/email" or "/reset-password/:token". */
   path: string;
+  /**
+   * The endpoint needs a session: the dispatcher answers 401 without one before it reads the
+   * body, so no endpoint can tell a caller anything about its input before they are signed in.
+   */
+  session?: S;
+  /** Answer a missing session with an empty 401 body (the admin plugin's contract), not `{code, message}`. */
+  emptyUnauthorized?: boolean;
   body?: B;
   query?: Q;
   /** Also accept application/x-www-form-urlencoded (and multipart) bodies. */
@@ -55,13 +73,15 @@ export interface Endpoint<B extends z.ZodType = z.ZodType, Q extends z.ZodType =
   /** Overrides the path's rule (rate-limit.server.ts `ruleFor`); false = never limited. */
   rateLimit?: RateLimitRule | false;
   /** A Response is sent as is (plus cookies); anything else is sent as JSON (`null` too). */
-  handler(ctx: EndpointContext<z.output<B>, z.output<Q>>): Promise<unknown>;
+  handler(ctx: HandlerContext<z.output<B>, z.output<Q>, S>): Promise<unknown>;
 }
 
-/** Declares an endpoint with its handler typed from its schemas. */
-export function endpoint<B extends z.ZodType = z.ZodObject, Q extends z.ZodType = z.ZodObject>(
-  definition: Endpoint<B, Q>,
-): Endpoint {
+/** Declares an endpoint with its handler typed from its schemas and its session need. */
+export function endpoint<
+  B extends z.ZodType = z.ZodObject,
+  Q extends z.ZodType = z.ZodObject,
+  S extends SessionNeed | undefined = undefined,
+>(definition: Endpoint<B, Q, S>): Endpoint {
   return definition as unknown as Endpoint;
 }
 

@@ -27,7 +27,7 @@ import { endpoints as passkeyEndpoints } from "./passkey.server";
 import { endpoints as socialEndpoints } from "./social.server";
 import { endpoints as teamEndpoints } from "./team.server";
 import { endpoints as twoFactorEndpoints } from "./two-factor.server";
-import type { Endpoint, EndpointContext } from "./endpoint.server";
+import type { Endpoint } from "./endpoint.server";
 
 export const BASE_PATH = "/api/auth";
 
@@ -72,6 +72,8 @@ export interface RegisteredEndpoint {
   readonly query?: z.ZodType;
   readonly formBody: boolean;
   readonly rawBody: boolean;
+  /** Whether the endpoint needs a session (answered 401 before its body is read). */
+  readonly session: boolean;
 }
 
 /** Every registered endpoint, in matching order, so a test can cover each without a hand-written list. */
@@ -86,6 +88,7 @@ export function registeredEndpoints(): readonly RegisteredEndpoint[] {
       query: e.query,
       formBody: Boolean(e.formBody),
       rawBody: Boolean(e.rawBody),
+      session: e.session !== undefined,
     }),
   );
 }
@@ -268,6 +271,25 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       }
     }
 
+    let sessionRead: Promise<AuthSession | null> | undefined;
+    const session = (options?: GetSessionOptions) =>
+      (sessionRead ??= getSession(request, options).then((auth) => {
+        if (!auth) return null;
+        cookies.push(...auth.setCookies);
+        return { session: auth.session, user: auth.user };
+      }));
+    // Who is asking comes before what they sent: a caller without a session learns nothing
+    // about an endpoint's input.
+    let auth: AuthSession | null = null;
+    if (endpoint.session) {
+      auth = await session();
+      if (!auth && endpoint.emptyUnauthorized) {
+        return new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
+      }
+      if (!auth) throw new AppError("UNAUTHORIZED");
+      if (endpoint.session === "fresh" && !isFresh(auth.session)) throw new AppError("SESSION_NOT_FRESH");
+    }
+
     const rawQuery = queryObject(url);
     let body: unknown;
     let query: unknown;
@@ -286,31 +308,7 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
     }
 
-    let sessionRead: Promise<AuthSession | null> | undefined;
-    const session = (options?: GetSessionOptions) =>
-      (sessionRead ??= getSession(request, options).then((auth) => {
-        if (!auth) return null;
-        cookies.push(...auth.setCookies);
-        return { session: auth.session, user: auth.user };
-      }));
-    const ctx: EndpointContext<unknown, unknown> = {
-      request,
-      context,
-      body,
-      query,
-      params,
-      meta,
-      cookies,
-      headers,
-      session,
-      async requireSession(options) {
-        const auth = await session();
-        if (!auth) throw new AppError("UNAUTHORIZED");
-        if (options?.fresh && !isFresh(auth.session)) throw new AppError("SESSION_NOT_FRESH");
-        return auth;
-      },
-    };
-
+    const ctx = { request, context, body, query, params, meta, cookies, headers, session, auth };
     const result = await endpoint.handler(ctx);
     const response = result instanceof Response ? result : Response.json(result ?? null);
     return withCookies(response, cookies, headers);

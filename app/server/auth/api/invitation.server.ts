@@ -22,22 +22,20 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/invite-member`,
+    session: "required",
     body: inviteMemberInput,
-    async handler({ body, meta, requireSession }) {
-      return inviteMember(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return inviteMember(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/accept-invitation`,
+    session: "required",
     body: invitationBody,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { invitation, member, setCookies } = await acceptInvitation(
-        await requireSession(),
-        body.invitationId,
-        meta,
-      );
+    async handler({ body, meta, cookies, auth }) {
+      const { invitation, member, setCookies } = await acceptInvitation(auth, body.invitationId, meta);
       cookies.push(...setCookies);
       return { invitation, member };
     },
@@ -46,44 +44,49 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/reject-invitation`,
+    session: "required",
     body: invitationBody,
-    async handler({ body, meta, requireSession }) {
-      return rejectInvitation(await requireSession(), body.invitationId, meta);
+    async handler({ body, meta, auth }) {
+      return rejectInvitation(auth, body.invitationId, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/cancel-invitation`,
+    session: "required",
     body: invitationBody,
-    async handler({ body, meta, requireSession }) {
-      return cancelInvitation(await requireSession(), body.invitationId, meta);
+    async handler({ body, meta, auth }) {
+      return cancelInvitation(auth, body.invitationId, meta);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/get-invitation`,
+    session: "required",
     query: z.object({ id: param(z.string().min(1)) }),
-    async handler({ query, requireSession }) {
-      return getInvitation(await requireSession(), query.id);
+    async handler({ query, auth }) {
+      return getInvitation(auth, query.id);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/list-invitations`,
+    session: "required",
     query: z.object({ organizationId: param(z.string()).optional() }),
-    async handler({ query, requireSession }) {
-      return listInvitations(await requireSession(), query.organizationId);
+    async handler({ query, auth }) {
+      return listInvitations(auth, query.organizationId);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/list-user-invitations`,
-    async handler({ requireSession }) {
-      return listUserInvitations(await requireSession());
+    session: "required",
+    async handler({ auth }) {
+      return listUserInvitations(auth);
     },
   }),
 ];

@@ -31,9 +31,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/create`,
+    session: "required",
     body: createOrganizationInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const { organization, setCookies } = await createOrganization({ auth: await requireSession() }, body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const { organization, setCookies } = await createOrganization({ auth }, body, meta);
       cookies.push(...setCookies);
       return organization;
     },
@@ -42,9 +43,9 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/check-slug`,
+    session: "required",
     body: z.object({ slug: z.string().min(1) }),
-    async handler({ body, requireSession }) {
-      await requireSession();
+    async handler({ body }) {
       await checkSlug(body.slug);
       return { status: true };
     },
@@ -53,18 +54,19 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/update`,
+    session: "required",
     body: updateOrganizationInput,
-    async handler({ body, meta, requireSession }) {
-      return updateOrganization(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return updateOrganization(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/delete`,
+    session: "required",
     body: z.object({ organizationId: z.string().min(1) }),
-    async handler({ body, meta, cookies, requireSession }) {
-      const auth = await requireSession();
+    async handler({ body, meta, cookies, auth }) {
       const deleted = await deleteOrganization(auth, body.organizationId, meta);
       // The caller's own cookie cache still names it as active.
       if (auth.session.activeOrganizationId === body.organizationId) cookies.push(...(await clearedActive(auth)));
@@ -75,17 +77,19 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: `${P}/list`,
-    async handler({ requireSession }) {
-      return listOrganizations((await requireSession()).user.id);
+    session: "required",
+    async handler({ auth }) {
+      return listOrganizations(auth.user.id);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/set-active`,
+    session: "required",
     body: z.object({ organizationId: z.string().nullish(), organizationSlug: z.string().optional() }),
-    async handler({ body, cookies, requireSession }) {
-      const { organization, setCookies } = await setActiveOrganization(await requireSession(), body);
+    async handler({ body, cookies, auth }) {
+      const { organization, setCookies } = await setActiveOrganization(auth, body);
       cookies.push(...setCookies);
       return organization;
     },
@@ -94,36 +98,40 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: `${P}/get-full-organization`,
+    session: "required",
     query: z.object({
       organizationId: param(z.string()).optional(),
       organizationSlug: param(z.string()).optional(),
       membersLimit: param(z.coerce.number().int().min(1)).optional(),
     }),
-    async handler({ query, requireSession }) {
-      return getFullOrganization(await requireSession(), query);
+    async handler({ query, auth }) {
+      return getFullOrganization(auth, query);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/get-active-member`,
-    async handler({ requireSession }) {
-      return getActiveMember(await requireSession());
+    session: "required",
+    async handler({ auth }) {
+      return getActiveMember(auth);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/get-active-member-role`,
+    session: "required",
     query: z.object({ userId: param(z.string()).optional(), organizationId: param(z.string()).optional() }),
-    async handler({ query, requireSession }) {
-      return getActiveMemberRole(await requireSession(), query);
+    async handler({ query, auth }) {
+      return getActiveMemberRole(auth, query);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/list-members`,
+    session: "required",
     query: z.preprocess(
       // Repeated keys arrive as arrays; only filterValue may be one.
       (raw) =>
@@ -135,35 +143,37 @@ export const endpoints: Endpoint[] = [
         ),
       listMembersInput,
     ),
-    async handler({ query, requireSession }) {
-      return listMembers(await requireSession(), query);
+    async handler({ query, auth }) {
+      return listMembers(auth, query);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/update-member-role`,
+    session: "required",
     body: z.object({ memberId: z.string().min(1), role: roleInput, organizationId: z.string().optional() }),
-    async handler({ body, meta, requireSession }) {
-      return updateMemberRole(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return updateMemberRole(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/remove-member`,
+    session: "required",
     body: z.object({ memberIdOrEmail: z.string().min(1), organizationId: z.string().optional() }),
-    async handler({ body, meta, requireSession }) {
-      return removeMember(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return removeMember(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/leave`,
+    session: "required",
     body: z.object({ organizationId: z.string().min(1) }),
-    async handler({ body, meta, cookies, requireSession }) {
-      const auth = await requireSession();
+    async handler({ body, meta, cookies, auth }) {
       const member = await leaveOrganization(auth, body.organizationId, meta);
       if (auth.session.activeOrganizationId === body.organizationId) cookies.push(...(await clearedActive(auth)));
       return member;

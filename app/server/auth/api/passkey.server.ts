@@ -26,12 +26,13 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/passkey/generate-register-options",
+    session: "fresh",
     query: z.object({
       name: param(z.string()).optional(),
       authenticatorAttachment: param(z.enum(AUTHENTICATOR_ATTACHMENTS)).optional(),
     }),
-    async handler({ query, cookies, requireSession }) {
-      const { options, cookie } = await registrationOptions(await requireSession({ fresh: true }), query);
+    async handler({ query, cookies, auth }) {
+      const { options, cookie } = await registrationOptions(auth, query);
       cookies.push(cookie);
       return options;
     },
@@ -40,10 +41,11 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/passkey/verify-registration",
+    session: "fresh",
     // createSession is accepted for the contract's clients; the caller is signed in already.
     body: verifyRegistrationInput.extend({ createSession: z.boolean().optional() }),
-    async handler({ request, body, meta, requireSession }) {
-      return verifyRegistration(await requireSession({ fresh: true }), request, body, meta);
+    async handler({ request, body, meta, auth }) {
+      return verifyRegistration(auth, request, body, meta);
     },
   }),
 
@@ -71,27 +73,30 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/passkey/list-user-passkeys",
-    async handler({ requireSession }) {
-      return listPasskeys((await requireSession()).user.id);
+    session: "required",
+    async handler({ auth }) {
+      return listPasskeys(auth.user.id);
     },
   }),
 
   endpoint({
     method: "POST",
     path: "/passkey/update-passkey",
+    session: "required",
     body: updatePasskeyInput,
-    async handler({ body, meta, requireSession }) {
-      return { passkey: await updatePasskey(await requireSession(), body, meta) };
+    async handler({ body, meta, auth }) {
+      return { passkey: await updatePasskey(auth, body, meta) };
     },
   }),
 
   endpoint({
     method: "POST",
     path: "/passkey/delete-passkey",
+    session: "required",
     body: deletePasskeyInput,
-    async handler({ body, meta, requireSession }) {
+    async handler({ body, meta, auth }) {
       try {
-        await deletePasskey(await requireSession(), body, meta);
+        await deletePasskey(auth, body, meta);
       } catch (error) {
         // The contract answers another user's passkey with a bare 401 here (rename names the code).
         if (isAppError(error) && error.code === "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY") {

@@ -131,9 +131,9 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/link-social",
+    session: "required",
     body: linkSocialInput,
-    async handler({ body, meta, cookies, headers, requireSession }) {
-      const auth = await requireSession();
+    async handler({ body, meta, cookies, headers, auth }) {
       if (body.idToken) {
         await linkWithIdToken(auth, { ...body, idToken: body.idToken }, meta);
         return { url: "", status: true, redirect: false };
@@ -145,9 +145,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/unlink-account",
+    session: "required",
     body: unlinkAccountInput,
-    async handler({ body, meta, requireSession }) {
-      await unlinkAccount(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      await unlinkAccount(auth, body, meta);
       return { status: true };
     },
   }),
@@ -155,17 +156,19 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: "/list-accounts",
-    async handler({ requireSession }) {
-      return listAccounts((await requireSession()).user.id);
+    session: "required",
+    async handler({ auth }) {
+      return listAccounts(auth.user.id);
     },
   }),
 
   endpoint({
     method: "POST",
     path: "/get-access-token",
+    session: "required",
     body: accountQueryInput,
-    async handler({ body, requireSession }) {
-      const { user } = await requireSession();
+    async handler({ body, auth }) {
+      const { user } = auth;
       return getAccessToken(ownerOf(user.id, body.userId), body);
     },
   }),
@@ -173,9 +176,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/refresh-token",
+    session: "required",
     body: accountQueryInput,
-    async handler({ body, requireSession }) {
-      const { user } = await requireSession();
+    async handler({ body, auth }) {
+      const { user } = auth;
       return refreshAccessToken(ownerOf(user.id, body.userId), body);
     },
   }),
@@ -185,11 +189,12 @@ export const endpoints: Endpoint[] = [
     endpoint({
       method,
       path: "/account-info",
+      session: "required",
       ...(method === "GET"
         ? { query: z.object({ accountId: param(z.string().min(1)) }) }
         : { body: z.object({ accountId: z.string().min(1) }) }),
-      async handler({ body, query, requireSession }) {
-        const { user } = await requireSession();
+      async handler({ body, query, auth }) {
+        const { user } = auth;
         const { accountId } = (method === "GET" ? query : body) as { accountId: string };
         return accountInfo(user.id, accountId);
       },

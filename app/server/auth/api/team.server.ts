@@ -26,45 +26,50 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: `${P}/create-team`,
+    session: "required",
     body: createTeamInput,
-    async handler({ body, meta, requireSession }) {
-      return createTeam(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return createTeam(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/update-team`,
+    session: "required",
     body: updateTeamInput,
-    async handler({ body, meta, requireSession }) {
-      return updateTeam(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return updateTeam(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/remove-team`,
+    session: "required",
     body: teamInput,
-    async handler({ body, meta, requireSession }) {
-      return removeTeam(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return removeTeam(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/list-teams`,
+    session: "required",
     query: z.object({ organizationId: param(z.string()).optional() }),
-    async handler({ query, requireSession }) {
-      return listTeams(await requireSession(), query.organizationId);
+    async handler({ query, auth }) {
+      return listTeams(auth, query.organizationId);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/set-active-team`,
+    session: "required",
     body: z.object({ teamId: z.string().nullish() }),
-    async handler({ body, cookies, requireSession }) {
-      const { team, setCookies } = await setActiveTeam(await requireSession(), body.teamId);
+    async handler({ body, cookies, auth }) {
+      const { team, setCookies } = await setActiveTeam(auth, body.teamId);
       cookies.push(...setCookies);
       return team;
     },
@@ -73,36 +78,40 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "GET",
     path: `${P}/list-user-teams`,
+    session: "required",
     query: z.object({ userId: param(z.string()).optional(), organizationId: param(z.string()).optional() }),
-    async handler({ query, requireSession }) {
-      return listUserTeams(await requireSession(), query);
+    async handler({ query, auth }) {
+      return listUserTeams(auth, query);
     },
   }),
 
   endpoint({
     method: "GET",
     path: `${P}/list-team-members`,
+    session: "required",
     query: z.object({ teamId: param(z.string()).optional() }),
-    async handler({ query, requireSession }) {
-      return listTeamMembers(await requireSession(), query.teamId);
+    async handler({ query, auth }) {
+      return listTeamMembers(auth, query.teamId);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/add-team-member`,
+    session: "required",
     body: teamMemberInput,
-    async handler({ body, meta, requireSession }) {
-      return addTeamMember(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return addTeamMember(auth, body, meta);
     },
   }),
 
   endpoint({
     method: "POST",
     path: `${P}/remove-team-member`,
+    session: "required",
     body: teamMemberInput,
-    async handler({ body, meta, requireSession }) {
-      return removeTeamMember(await requireSession(), body, meta);
+    async handler({ body, meta, auth }) {
+      return removeTeamMember(auth, body, meta);
     },
   }),
 ];

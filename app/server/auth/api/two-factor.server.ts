@@ -36,9 +36,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/two-factor/enable",
+    session: "required",
     body: enableInput,
-    async handler({ body, meta, cookies, requireSession }) {
-      const result = await enableTwoFactor(await requireSession(), body, meta);
+    async handler({ body, meta, cookies, auth }) {
+      const result = await enableTwoFactor(auth, body, meta);
       if (result.method === "otp") {
         cookies.push(...result.session.setCookies);
         return { method: "otp" };
@@ -50,9 +51,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/two-factor/get-totp-uri",
+    session: "required",
     body: passwordInput,
-    async handler({ body, meta, requireSession }) {
-      return { totpURI: await getTotpURI(await requireSession(), body.password, meta) };
+    async handler({ body, meta, auth }) {
+      return { totpURI: await getTotpURI(auth, body.password, meta) };
     },
   }),
 
@@ -73,9 +75,10 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/two-factor/generate-backup-codes",
+    session: "required",
     body: passwordInput,
-    async handler({ body, meta, requireSession }) {
-      return { status: true, backupCodes: await regenerateBackupCodes(await requireSession(), body.password, meta) };
+    async handler({ body, meta, auth }) {
+      return { status: true, backupCodes: await regenerateBackupCodes(auth, body.password, meta) };
     },
   }),
 

@@ -21,9 +21,9 @@ import { audit } from "~/server/audit.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
 import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv, SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/env.server";
-import { AppError, fail } from "~/server/errors.server";
+import { AppError, fail, isAppError } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
-import { admitBan, signInSession } from "../accounts.server";
+import { signInSession } from "../accounts.server";
 import { SecondFactorRequired } from "../two-factor.server";
 import { normalizeEmail } from "../schemas.server";
 import {
@@ -335,8 +335,12 @@ async function signInResolved(
   resolution: Resolution,
   meta: RequestMeta,
 ): Promise<Awaited<ReturnType<typeof signInSession>>> {
-  if (!(await admitBan(resolution.user))) throw new SignInRefused("banned");
-  return signInSession(resolution.user.id, meta, { method: `social:${providerId}` });
+  try {
+    return await signInSession(resolution.user.id, meta, { method: `social:${providerId}` });
+  } catch (error) {
+    if (isAppError(error) && error.code === "BANNED_USER") throw new SignInRefused("banned");
+    throw error;
+  }
 }
 
 // ---- the callback ----
