@@ -197,6 +197,9 @@ describe("download my data", () => {
       "browser session token hash": browserSession.token,
       "phone session token hash": seeded.phone.session.token,
       "impersonation session token hash": seeded.impersonation.session.token,
+      // Answering an invitation takes nothing but its id.
+      "received invitation id": seeded.received.id,
+      "sent invitation id": seeded.sent.id,
     };
     for (const [name, secret] of Object.entries(secrets)) {
       expect(secret.length, name).toBeGreaterThan(8);
@@ -253,11 +256,11 @@ describe("download my data", () => {
     ]);
     expect(data.invitations.received).toEqual([
       expect.objectContaining({
-        id: seeded.received.id,
+        email: seeded.received.email,
         organization: expect.objectContaining({ name: "Inviting Org" }),
       }),
     ]);
-    expect(data.invitations.sent).toEqual([expect.objectContaining({ id: seeded.sent.id, status: "pending" })]);
+    expect(data.invitations.sent).toEqual([expect.objectContaining({ email: seeded.sent.email, status: "pending" })]);
     expect(data.subscriptions.map((s: { id: string }) => s.id).sort()).toEqual(
       [seeded.subscriptions.own.id, seeded.subscriptions.organizations.id].sort(),
     );
