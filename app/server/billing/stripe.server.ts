@@ -133,7 +133,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
       return { id: session.id, url: session.url, raw: session };
     },
 
-    async createPortal(customerId, returnUrl) {
+    async createPortal({ customerId, returnUrl }) {
       const portal = await call("billing portal", () =>
         stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
       );
