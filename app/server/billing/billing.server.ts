@@ -26,6 +26,12 @@ import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { can } from "~/server/organization/permissions.server";
 import {
+  customerStateOf,
+  polarSubscriptionOf,
+  type PolarCustomerStateJson,
+  type PolarSubscriptionJson,
+} from "./polar-shapes.server";
+import {
   ProviderUnavailableError,
   WebhookSignatureError,
   type BillingReference,
@@ -257,14 +263,20 @@ export async function listSubscriptions(
   return (await activeSubscriptions([reference.referenceId])).map(subscriptionOut);
 }
 
-/** A page of the reference's subscriptions, newest first (all, or only the active ones). */
-export async function subscriptionHistory(
+/**
+ * A page of the reference's subscriptions, newest first (all, or only the active ones), as
+ * Polar's subscription objects (polar-shapes.server.ts). A row recorded before Polar's object
+ * was kept is left out until its next webhook brings it.
+ */
+export async function polarSubscriptionPage(
   auth: AuthSession,
   input: { referenceId?: string; customerType?: CustomerType; page: number; limit: number; active?: boolean },
-): Promise<{ items: SubscriptionOut[]; total: number }> {
+): Promise<{ items: PolarSubscriptionJson[]; total: number }> {
   const reference = await resolveReference(auth, input);
   const where = {
     referenceId: reference.referenceId,
+    provider: "polar",
+    providerData: { not: null },
     ...(input.active ? { status: { in: [...ACTIVE_STATUSES] } } : {}),
   };
   const [rows, total] = await Promise.all([
@@ -273,24 +285,34 @@ export async function subscriptionHistory(
       orderBy: { createdAt: "desc" },
       skip: (input.page - 1) * input.limit,
       take: input.limit,
+      select: { provider: true, providerData: true },
     }),
     prisma.subscription.count({ where }),
   ]);
-  return { items: rows.map(subscriptionOut), total };
+  return { items: rows.map(polarSubscriptionOf).filter((item) => item !== null), total };
 }
 
-/** Polar's customer state for the caller, from the subscriptions its webhooks recorded here. */
-export async function customerState(auth: AuthSession) {
+/**
+ * Polar's CustomerState of the caller's own Polar customer (what Polar's plugin answers),
+ * from the subscriptions its webhooks recorded here. CUSTOMER_NOT_FOUND while the caller has
+ * no customer, or none of whose subscriptions was ever recorded (Polar's state of it is not
+ * known here).
+ */
+export async function customerState(auth: AuthSession): Promise<PolarCustomerStateJson> {
   const user = await prisma.user.findUnique({ where: { id: auth.user.id }, select: { polarCustomerId: true } });
-  return {
-    id: user?.polarCustomerId ?? null,
-    externalId: auth.user.id,
-    email: auth.user.email,
-    name: auth.user.name,
-    activeSubscriptions: (await activeSubscriptions([auth.user.id])).map(subscriptionOut),
-    grantedBenefits: [],
-    activeMeters: [],
-  };
+  if (!user?.polarCustomerId) fail("CUSTOMER_NOT_FOUND");
+  const rows = await prisma.subscription.findMany({
+    where: { provider: "polar", customerId: user.polarCustomerId, providerData: { not: null } },
+    orderBy: { updatedAt: "desc" },
+    select: { provider: true, providerData: true, status: true, createdAt: true },
+  });
+  const active = rows.filter((row) => isActive(row.status)).sort((a, b) => +a.createdAt - +b.createdAt);
+  const state = customerStateOf(
+    rows[0] ? polarSubscriptionOf(rows[0]) : null,
+    active.map(polarSubscriptionOf).filter((item) => item !== null),
+  );
+  if (!state) fail("CUSTOMER_NOT_FOUND");
+  return state;
 }
 
 // The session's subscriptions (get-session, the user menu) are read often: they are kept a
@@ -602,6 +624,8 @@ function stateOf(subscription: ProviderSubscription, plan: string) {
     seats: (planOf(plan)?.seats ?? 1) * subscription.quantity,
     billingInterval: subscription.billingInterval,
     customerId: subscription.customerId,
+    productId: subscription.productId,
+    providerData: subscription.data,
   };
 }
 

@@ -62,6 +62,8 @@ export function createPolarProvider(env: Env): PaymentProvider {
     return {
       providerSubscriptionId: subscription.id,
       customerId: subscription.customerId,
+      productId: subscription.productId,
+      data: JSON.stringify(subscription),
       referenceId: typeof referenceId === "string" && referenceId ? referenceId : null,
       plan: planOfProduct.get(subscription.productId) ?? null,
       billingInterval: interval === "month" ? "month" : interval === "year" ? "year" : null,

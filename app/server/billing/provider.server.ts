@@ -35,6 +35,13 @@ export interface PortalRequest {
 export interface ProviderSubscription {
   providerSubscriptionId: string;
   customerId: string;
+  /** The provider's product (Polar) or price (Stripe) id. */
+  productId: string | null;
+  /**
+   * The provider's subscription object as JSON with its SDK's field names, kept to answer
+   * the provider's own shapes (Polar); null where nothing answers them (Stripe).
+   */
+  data: string | null;
   /** From the metadata the checkout attached; null for a subscription made elsewhere. */
   referenceId: string | null;
   /** The plan of the subscribed price or product; null when it is none of ours. */

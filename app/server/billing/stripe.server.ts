@@ -67,6 +67,8 @@ export function createStripeProvider(env: Env): PaymentProvider {
     return {
       providerSubscriptionId: subscription.id,
       customerId: typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id,
+      productId: price?.id ?? null,
+      data: null,
       referenceId: metadata.referenceId || null,
       plan: (price && planOfPrice.get(price.id)) ?? null,
       billingInterval: interval === "month" ? "month" : interval === "year" ? "year" : null,
