@@ -554,7 +554,7 @@ export async function ensureUserCustomers(
   onProgress: (counts: CustomerBackfill) => Promise<void>,
 ): Promise<CustomerBackfill> {
   const provider = await viaProvider(paymentProvider);
-  const column = provider.id === "polar" ? "polarCustomerId" : "stripeCustomerId";
+  const column = customerColumn(provider.id);
   // Users who sign up during the run get their customer at their first checkout, as usual.
   const existing = { createdAt: { lte: new Date() } };
   const [total, skipped] = await Promise.all([
