@@ -619,6 +619,77 @@ describe("Polar stand-in", () => {
     ).rejects.toMatchObject({ statusCode: 400 });
   });
 
+  it("makes team customers with an owner member, and opens their portal only for a member", async () => {
+    // A team customer needs an email of its own or an owner's.
+    await expect(polar.customers.create({ type: "team", externalId: "org-none" })).rejects.toMatchObject({
+      statusCode: 422,
+      detail: [{ loc: ["body"], msg: expect.stringContaining("An owner with an email address is required") }],
+    });
+    const buyer = await createCustomer();
+    const team = await polar.customers.create({
+      type: "team",
+      externalId: "org-1",
+      name: "Analytical Engines",
+      owner: { email: buyer.email!, name: "Ada Lovelace", externalId: buyer.externalId! },
+    });
+    // No email of its own (the owner's stays the owner's own customer's), and an owner member.
+    expect(team).toMatchObject({ type: "team", externalId: "org-1", email: null, name: "Analytical Engines" });
+    expect(standIn.customer(team.id)!.members).toEqual([
+      expect.objectContaining({ role: "owner", email: buyer.email, externalId: buyer.externalId }),
+    ]);
+    // External ids are unique across both kinds.
+    await expect(
+      polar.customers.create({ type: "team", externalId: buyer.externalId!, owner: { email: "x@example.com" } }),
+    ).rejects.toMatchObject({ statusCode: 422, detail: [{ loc: ["body", "external_id"] }] });
+
+    // A team customer's session names a member, one of its own.
+    await expect(polar.customerSessions.create({ customerId: team.id })).rejects.toMatchObject({
+      statusCode: 422,
+      detail: [{ loc: ["body", "member_id"], msg: "member_id is required for team customers." }],
+    });
+    await expect(
+      polar.customerSessions.create({ customerId: team.id, externalMemberId: "user-stranger" }),
+    ).rejects.toMatchObject({
+      statusCode: 422,
+      detail: [{ loc: ["body", "external_member_id"], msg: "Member does not exist for this customer." }],
+    });
+    const manager = await polar.customers.members.create({
+      id: team.id,
+      memberCreateFromCustomer: { email: "charles@example.com", externalId: "user-charles", role: "billing_manager" },
+    });
+    expect(manager).toMatchObject({ customerId: team.id, role: "billing_manager", externalId: "user-charles" });
+    await expect(
+      polar.customers.members.create({
+        id: team.id,
+        memberCreateFromCustomer: { email: "CHARLES@example.com", externalId: "user-charles" },
+      }),
+    ).rejects.toMatchObject({ statusCode: 422 });
+    // Only team customers take members.
+    await expect(
+      polar.customers.members.create({ id: buyer.id, memberCreateFromCustomer: { email: "c@example.com" } }),
+    ).rejects.toMatchObject({ statusCode: 403 });
+
+    const session = await polar.customerSessions.create({ customerId: team.id, externalMemberId: "user-charles" });
+    expect(session).toMatchObject({ customerId: team.id, customer: { id: team.id, type: "team" } });
+    expect(standIn.portalSession(session.customerPortalUrl)).toEqual({ customerId: team.id, memberId: manager.id });
+    // An individual's session needs no member: it is its owner's.
+    const own = await polar.customerSessions.create({ customerId: buyer.id });
+    expect(standIn.portalSession(own.customerPortalUrl)).toEqual({
+      customerId: buyer.id,
+      memberId: standIn.customer(buyer.id)!.members[0]!.id,
+    });
+
+    // The team's subscription is in its own state and portal, not in the owner's.
+    const subscription = await standIn.completeCheckout((await createCheckout(team.id)).id);
+    expect((await polar.customers.getState({ id: team.id })).activeSubscriptions).toEqual([
+      expect.objectContaining({ id: subscription.id }),
+    ]);
+    expect((await polar.customers.getState({ id: buyer.id })).activeSubscriptions).toEqual([]);
+    const products = (html: string) => html.match(/<li>[^(]*/g) ?? [];
+    expect(products(await (await fetch(session.customerPortalUrl)).text())).toHaveLength(1);
+    expect(products(await (await fetch(own.customerPortalUrl)).text())).toEqual([]);
+  });
+
   it("serves a portal page whose buttons cancel at period end and renew", async () => {
     const subscription = await subscribe();
     const session = await polar.customerSessions.create({

@@ -1,8 +1,14 @@
 /**
  * A stand-in for the part of Polar's API the app uses, on loopback, for the real
- * `@polar-sh/sdk` pointed at it (serverURL): customers and their state, checkouts, customer
- * portal sessions and subscriptions, answered as Polar answers (JSON, Bearer access token,
- * FastAPI's 422 validation errors, `{ error, detail }` for the others, UUIDs).
+ * `@polar-sh/sdk` pointed at it (serverURL): customers (individual and team) and their
+ * state, members, checkouts, customer portal sessions and subscriptions, answered as Polar
+ * answers (JSON, Bearer access token, FastAPI's 422 validation errors, `{ error, detail }`
+ * for the others, UUIDs).
+ *
+ * As at Polar with its member model on: every customer gets an owner member when it is made
+ * (the `owner` given, else the customer's own email, name and external id); only team
+ * customers take more members; a portal session for a team customer must name one of its
+ * members (member_id or external_member_id), and the portal then shows that customer only.
  *
  * The SDK validates every answer with zod, so objects are built with the SDK's own types
  * (camelCase, Dates) and sent through its serializers (subscriptionToJSON…), which give
@@ -18,10 +24,11 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import { checkoutToJSON, type Checkout } from "@polar-sh/sdk/models/components/checkout.js";
 import type { CheckoutProduct } from "@polar-sh/sdk/models/components/checkoutproduct.js";
-import { customerToJSON } from "@polar-sh/sdk/models/components/customer.js";
-import type { CustomerIndividual } from "@polar-sh/sdk/models/components/customerindividual.js";
+import { customerToJSON, type Customer } from "@polar-sh/sdk/models/components/customer.js";
 import { customerStateToJSON } from "@polar-sh/sdk/models/components/customerstate.js";
 import type { CustomerStateSubscription } from "@polar-sh/sdk/models/components/customerstatesubscription.js";
+import { memberToJSON, type Member } from "@polar-sh/sdk/models/components/member.js";
+import type { MemberRole } from "@polar-sh/sdk/models/components/memberrole.js";
 import type { Product } from "@polar-sh/sdk/models/components/product.js";
 import type { ProductPriceFixed } from "@polar-sh/sdk/models/components/productpricefixed.js";
 import { subscriptionToJSON, type Subscription } from "@polar-sh/sdk/models/components/subscription.js";
@@ -78,6 +85,10 @@ export type PolarEventType = SubscriptionEventType | "checkout.updated";
 export interface PolarStandIn {
   /** http://127.0.0.1:<port>, the SDK's serverURL; also the hosted checkout (/checkout/…) and portal (/portal). */
   url: string;
+  /** The customer (with its members) as the stand-in holds it, or undefined. */
+  customer(id: string): (Customer & { members: Member[] }) | undefined;
+  /** Who a portal URL's session is for: its customer and member, or undefined for an unknown token. */
+  portalSession(portalUrl: string): { customerId: string; memberId: string | null } | undefined;
   /** Every API request, in order (hosted pages are not API requests). */
   calls: ApiCall[];
   /** Every event sent to the app, in order. */
@@ -129,6 +140,8 @@ interface CustomerSession {
   token: string;
   createdAt: Date;
   customerId: string;
+  /** The member the session is for (Polar's member sessions); null for an individual's plain session. */
+  memberId: string | null;
   returnUrl: string | null;
 }
 
@@ -176,7 +189,8 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
   const started = new Date();
   const organizationId = randomUUID();
   const priceIds = new Map(Object.keys(options.products).map((id) => [id, randomUUID()]));
-  const customers = new Map<string, CustomerIndividual>();
+  const customers = new Map<string, Customer>();
+  const members = new Map<string, Member>();
   const checkouts = new Map<string, Checkout>();
   const sessions = new Map<string, CustomerSession>();
   const subscriptions = new Map<string, SubscriptionRecord>();
@@ -238,7 +252,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     return { ...product, benefits: [] };
   }
 
-  function liveCustomer(id: unknown): CustomerIndividual | undefined {
+  function liveCustomer(id: unknown): Customer | undefined {
     const customer = typeof id === "string" ? customers.get(id) : undefined;
     return customer && !customer.deletedAt ? customer : undefined;
   }
@@ -286,7 +300,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     };
   }
 
-  function customerState(customer: CustomerIndividual): string {
+  function customerState(customer: Customer): string {
     const activeSubscriptions: CustomerStateSubscription[] = [];
     for (const s of subscriptions.values()) {
       if (s.customerId !== customer.id || s.status === "canceled") continue;
@@ -358,27 +372,60 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     return done.finally(() => pending.delete(done));
   }
 
+  const membersOf = (customerId: string) => [...members.values()].filter((m) => m.customerId === customerId);
+
+  function addMember(
+    customer: Customer,
+    fields: { email: string; name: string | null; externalId: string | null },
+    role: MemberRole,
+  ) {
+    const member: Member = {
+      id: randomUUID(),
+      createdAt: new Date(),
+      modifiedAt: null,
+      customerId: customer.id,
+      ...fields,
+      role,
+    };
+    members.set(member.id, member);
+    return member;
+  }
+
   function createCustomer(body: Json): Answer {
-    const email = String(body.email);
+    const team = body.type === "team";
+    if (body.type !== undefined && body.type !== "individual" && !team) {
+      return invalid({ loc: ["type"], msg: "Input should be 'individual' or 'team'", input: body.type });
+    }
+    const email = typeof body.email === "string" ? body.email : null;
+    const owner = (body.owner as { email?: unknown; name?: unknown; external_id?: unknown } | null | undefined) ?? null;
+    const ownerEmail = typeof owner?.email === "string" ? owner.email : null;
+    if (email === null && !team) return invalid({ loc: ["email"], msg: "Field required", input: body });
+    if (email === null && ownerEmail === null) {
+      // CustomerTeamCreate's model validator.
+      return invalid({
+        loc: [],
+        msg: "Value error, An owner with an email address is required when creating a team customer without an email.",
+        input: body,
+      });
+    }
     const externalId = typeof body.external_id === "string" ? body.external_id : null;
     const live = [...customers.values()].filter((c) => !c.deletedAt);
     const errors = [];
-    if (live.some((c) => c.email.toLowerCase() === email.toLowerCase())) {
+    // Unique within the organization among customers that have one (a team customer may have none).
+    if (email !== null && live.some((c) => c.email?.toLowerCase() === email.toLowerCase())) {
       errors.push({ loc: ["email"], msg: "A customer with this email address already exists.", input: email });
     }
     if (externalId !== null && live.some((c) => c.externalId === externalId)) {
       errors.push({ loc: ["external_id"], msg: "A customer with this external ID already exists.", input: externalId });
     }
     if (errors.length) return invalid(...errors);
-    const customer: CustomerIndividual = {
+    const common = {
       id: randomUUID(),
       createdAt: new Date(),
       modifiedAt: null,
-      metadata: (body.metadata as CustomerIndividual["metadata"] | undefined) ?? {},
+      metadata: (body.metadata as Customer["metadata"] | undefined) ?? {},
       externalId,
-      email,
       emailVerified: false,
-      type: "individual",
       name: typeof body.name === "string" ? body.name : null,
       billingName: null,
       billingAddress: null,
@@ -389,8 +436,53 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
       deletedAt: null,
       avatarUrl: null,
     };
+    const customer: Customer = team
+      ? { ...common, type: "team", email }
+      : { ...common, type: "individual", email: email! };
     customers.set(customer.id, customer);
+    addMember(
+      customer,
+      {
+        email: ownerEmail ?? email!,
+        name: typeof owner?.name === "string" ? owner.name : customer.name,
+        externalId: typeof owner?.external_id === "string" ? owner.external_id : externalId,
+      },
+      "owner",
+    );
     return [201, customerToJSON(customer)];
+  }
+
+  /** POST /v1/customers/{id}/members: only a team customer takes members besides its owner. */
+  function createMember(customer: Customer, body: Json): Answer {
+    if (customer.type !== "team") {
+      return polarError(403, "NotPermitted", "Only team customers can have members.");
+    }
+    const email = typeof body.email === "string" ? body.email : null;
+    if (email === null) return invalid({ loc: ["email"], msg: "Field required", input: body });
+    const externalId = typeof body.external_id === "string" ? body.external_id : null;
+    const role = (body.role as MemberRole | undefined) ?? "member";
+    if (role === "owner") {
+      return invalid({ loc: ["role"], msg: "Input should be 'member' or 'billing_manager'", input: role });
+    }
+    const existing = membersOf(customer.id);
+    const errors = [];
+    if (existing.some((m) => m.email.toLowerCase() === email.toLowerCase())) {
+      errors.push({ loc: ["email"], msg: "A member with this email already exists for this customer.", input: email });
+    }
+    if (externalId !== null && existing.some((m) => m.externalId === externalId)) {
+      errors.push({
+        loc: ["external_id"],
+        msg: "A member with this external ID already exists for this customer.",
+        input: externalId,
+      });
+    }
+    if (errors.length) return invalid(...errors);
+    const member = addMember(
+      customer,
+      { email, name: typeof body.name === "string" ? body.name : null, externalId },
+      role,
+    );
+    return [201, memberToJSON(member)];
   }
 
   function createCheckout(body: Json): Answer {
@@ -458,7 +550,7 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
       customerId: customer.id,
       isBusinessCustomer: false,
       customerName: customer.name,
-      customerEmail: customer.email,
+      customerEmail: customer.email ?? null,
       customerIpAddress: null,
       customerBillingName: null,
       customerBillingAddress: null,
@@ -491,14 +583,33 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
   }
 
   function createCustomerSession(body: Json): Answer {
-    const customer = liveCustomer(body.customer_id);
-    if (!customer) return invalid({ loc: ["customer_id"], msg: "Customer does not exist.", input: body.customer_id });
+    const byExternalId = typeof body.external_customer_id === "string";
+    const customer = byExternalId
+      ? [...customers.values()].find((c) => !c.deletedAt && c.externalId === body.external_customer_id)
+      : liveCustomer(body.customer_id);
+    const field = byExternalId ? "external_customer_id" : "customer_id";
+    if (!customer) return invalid({ loc: [field], msg: "Customer does not exist.", input: body[field] });
+    // The member the session is for: the one named, else (an individual only) its owner.
+    let member: Member | undefined;
+    if (typeof body.member_id === "string" || typeof body.external_member_id === "string") {
+      const named = typeof body.member_id === "string" ? "member_id" : "external_member_id";
+      member = membersOf(customer.id).find((m) =>
+        named === "member_id" ? m.id === body.member_id : m.externalId === body.external_member_id,
+      );
+      if (!member)
+        return invalid({ loc: [named], msg: "Member does not exist for this customer.", input: body[named] });
+    } else if (customer.type === "team") {
+      return invalid({ loc: ["member_id"], msg: "member_id is required for team customers.", input: null });
+    } else {
+      member = membersOf(customer.id).find((m) => m.role === "owner");
+    }
     const token = `polar_cst_${randomBytes(32).toString("base64url")}`;
     const session: CustomerSession = {
       id: randomUUID(),
       token,
       createdAt: new Date(),
       customerId: customer.id,
+      memberId: member?.id ?? null,
       returnUrl: typeof body.return_url === "string" ? body.return_url : null,
     };
     sessions.set(token, session);
@@ -635,11 +746,12 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
     if (method === "POST" && path === "/v1/checkouts/") return createCheckout(body);
     if (method === "POST" && path === "/v1/customer-sessions/") return createCustomerSession(body);
 
-    const [, customerId, state] = /^\/v1\/customers\/([^/]+)(\/state)?$/.exec(path) ?? [];
+    const [, customerId, state] = /^\/v1\/customers\/([^/]+)(\/state|\/members)?$/.exec(path) ?? [];
     if (customerId) {
       const customer = liveCustomer(customerId);
       if (!customer) return notFound();
-      if (method === "GET" && state) return [200, customerState(customer)];
+      if (method === "GET" && state === "/state") return [200, customerState(customer)];
+      if (method === "POST" && state === "/members") return createMember(customer, body);
       if (method === "DELETE" && !state) {
         // Polar deletes softly, and frees the email and external id for a new customer.
         customer.deletedAt = new Date();
@@ -736,6 +848,14 @@ export async function startPolarStandIn(options: PolarStandInOptions): Promise<P
 
   return {
     url,
+    customer(id) {
+      const customer = customers.get(id);
+      return customer && { ...customer, members: membersOf(id) };
+    },
+    portalSession(portalUrlString) {
+      const session = sessions.get(new URL(portalUrlString).searchParams.get("customer_session_token") ?? "");
+      return session && { customerId: session.customerId, memberId: session.memberId };
+    },
     calls,
     webhooks,
     reset() {

@@ -5,6 +5,10 @@
  *   provider's SDK is never loaded, so its configuration cannot break anything.
  * - A subscription belongs to a user or to an organization (`referenceId`); only the user
  *   themself, or an organization's owners and admins, may buy, cancel, restore or manage it.
+ * - A user and an organization are each their own customer at the provider, so whoever
+ *   buys an organization's plan, the organization pays. A provider's portal is opened in one
+ *   place (openPortal), only for the caller's own customer or the customer of an
+ *   organization whose billing they may manage.
  * - The `subscription` table follows the provider's webhooks: each event is applied once
  *   (webhook_event), and an event older than the last one applied to a subscription is
  *   ignored, so replays and out-of-order deliveries leave the newest state.
@@ -21,6 +25,12 @@ import { isUniqueViolation, prisma, type Subscription } from "~/server/db.server
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { can } from "~/server/organization/permissions.server";
+import {
+  customerStateOf,
+  polarSubscriptionOf,
+  type PolarCustomerStateJson,
+  type PolarSubscriptionJson,
+} from "./polar-shapes.server";
 import {
   ProviderUnavailableError,
   WebhookSignatureError,
@@ -101,20 +111,29 @@ export async function resolveReference(
   input: { referenceId?: string; customerType?: CustomerType },
 ): Promise<BillingReference> {
   const { user } = auth;
-  const base = { userId: user.id, email: user.email, name: user.name };
+  const base = { userId: user.id, email: user.email, name: user.name, userName: user.name };
   if (input.customerType !== "organization") {
     if (input.referenceId && input.referenceId !== user.id) fail("REFERENCE_ID_NOT_ALLOWED");
     return { ...base, referenceId: user.id, customerType: "user" };
   }
   const organizationId = input.referenceId ?? auth.session.activeOrganizationId;
   if (!organizationId) fail("ORGANIZATION_NOT_FOUND");
+  const organization = await billingManagedBy(organizationId, user.id);
+  return { ...base, name: organization.name, referenceId: organizationId, customerType: "organization" };
+}
+
+/**
+ * The organization, when `userId` may manage its billing (a member whose role has
+ * billing: manage); throws otherwise.
+ */
+async function billingManagedBy(organizationId: string, userId: string): Promise<{ name: string }> {
   const member = await prisma.member.findUnique({
-    where: { organizationId_userId: { organizationId, userId: user.id } },
+    where: { organizationId_userId: { organizationId, userId } },
     select: { role: true, organization: { select: { name: true } } },
   });
   if (!member) fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
   if (!can(member.role, "billing", ["manage"])) fail("YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING");
-  return { ...base, name: member.organization.name, referenceId: organizationId, customerType: "organization" };
+  return member.organization;
 }
 
 /** A page form names who pays by id only: the user's own, else one of their organizations. */
@@ -123,22 +142,16 @@ export const referenceOf = (auth: AuthSession, referenceId: string) => ({
   customerType: (referenceId === auth.user.id ? "user" : "organization") as CustomerType,
 });
 
+const customerColumn = (provider: ProviderId) => (provider === "polar" ? "polarCustomerId" : "stripeCustomerId");
+
 /** The customer id remembered for a reference at the active provider, if any. */
 async function storedCustomer(provider: ProviderId, reference: BillingReference): Promise<string | null> {
-  if (provider === "polar") {
-    // Polar's customer is always the buyer (polar.server.ts).
-    const user = await prisma.user.findUnique({ where: { id: reference.userId }, select: { polarCustomerId: true } });
-    return user?.polarCustomerId ?? null;
-  }
-  if (reference.customerType === "organization") {
-    const organization = await prisma.organization.findUnique({
-      where: { id: reference.referenceId },
-      select: { stripeCustomerId: true },
-    });
-    return organization?.stripeCustomerId ?? null;
-  }
-  const user = await prisma.user.findUnique({ where: { id: reference.userId }, select: { stripeCustomerId: true } });
-  return user?.stripeCustomerId ?? null;
+  const select = { stripeCustomerId: true, polarCustomerId: true };
+  const row =
+    reference.customerType === "organization"
+      ? await prisma.organization.findUnique({ where: { id: reference.referenceId }, select })
+      : await prisma.user.findUnique({ where: { id: reference.userId }, select });
+  return row?.[customerColumn(provider)] ?? null;
 }
 
 /**
@@ -146,25 +159,60 @@ async function storedCustomer(provider: ProviderId, reference: BillingReference)
  * false when one was.
  */
 async function rememberCustomer(provider: ProviderId, reference: BillingReference, customerId: string) {
-  if (provider === "polar") {
-    const { count } = await prisma.user.updateMany({
-      where: { id: reference.userId, polarCustomerId: null },
-      data: { polarCustomerId: customerId },
-    });
-    return count > 0;
-  }
-  if (reference.customerType === "organization") {
-    const { count } = await prisma.organization.updateMany({
-      where: { id: reference.referenceId, stripeCustomerId: null },
-      data: { stripeCustomerId: customerId },
-    });
-    return count > 0;
-  }
-  const { count } = await prisma.user.updateMany({
-    where: { id: reference.userId, stripeCustomerId: null },
-    data: { stripeCustomerId: customerId },
-  });
+  const column = customerColumn(provider);
+  const { count } =
+    reference.customerType === "organization"
+      ? await prisma.organization.updateMany({
+          where: { id: reference.referenceId, [column]: null },
+          data: { [column]: customerId },
+        })
+      : await prisma.user.updateMany({
+          where: { id: reference.userId, [column]: null },
+          data: { [column]: customerId },
+        });
   return count > 0;
+}
+
+/** Whose customer `customerId` is at the provider: a user's or an organization's, or nobody's here. */
+async function ownerOfCustomer(
+  provider: ProviderId,
+  customerId: string,
+): Promise<{ customerType: CustomerType; id: string } | null> {
+  const where = { [customerColumn(provider)]: customerId };
+  const user = await prisma.user.findFirst({ where, select: { id: true } });
+  if (user) return { customerType: "user", id: user.id };
+  const organization = await prisma.organization.findFirst({ where, select: { id: true } });
+  return organization ? { customerType: "organization", id: organization.id } : null;
+}
+
+/**
+ * The one way to a provider's portal. A portal shows and changes everything its customer
+ * pays for, so it is opened only for the caller's own customer, or for the customer of an
+ * organization whose billing the caller may manage; a customer id found anywhere else (a
+ * subscription paid by another member's own customer) is refused.
+ */
+async function openPortal(
+  auth: AuthSession,
+  provider: PaymentProvider,
+  customerId: string,
+  returnUrl: string,
+): Promise<string> {
+  const owner = await ownerOfCustomer(provider.id, customerId);
+  if (!owner) fail("CUSTOMER_NOT_FOUND");
+  if (owner.customerType === "user") {
+    if (owner.id !== auth.user.id) fail("YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING");
+  } else {
+    await billingManagedBy(owner.id, auth.user.id);
+  }
+  const { user } = auth;
+  return viaProvider(() =>
+    provider.createPortal({
+      customerId,
+      customerType: owner.customerType,
+      user: { id: user.id, email: user.email, name: user.name },
+      returnUrl,
+    }),
+  );
 }
 
 // ---- reading ----
@@ -215,14 +263,20 @@ export async function listSubscriptions(
   return (await activeSubscriptions([reference.referenceId])).map(subscriptionOut);
 }
 
-/** A page of the reference's subscriptions, newest first (all, or only the active ones). */
-export async function subscriptionHistory(
+/**
+ * A page of the reference's subscriptions, newest first (all, or only the active ones), as
+ * Polar's subscription objects (polar-shapes.server.ts). A row recorded before Polar's object
+ * was kept is left out until its next webhook brings it.
+ */
+export async function polarSubscriptionPage(
   auth: AuthSession,
   input: { referenceId?: string; customerType?: CustomerType; page: number; limit: number; active?: boolean },
-): Promise<{ items: SubscriptionOut[]; total: number }> {
+): Promise<{ items: PolarSubscriptionJson[]; total: number }> {
   const reference = await resolveReference(auth, input);
   const where = {
     referenceId: reference.referenceId,
+    provider: "polar",
+    providerData: { not: null },
     ...(input.active ? { status: { in: [...ACTIVE_STATUSES] } } : {}),
   };
   const [rows, total] = await Promise.all([
@@ -231,24 +285,34 @@ export async function subscriptionHistory(
       orderBy: { createdAt: "desc" },
       skip: (input.page - 1) * input.limit,
       take: input.limit,
+      select: { provider: true, providerData: true },
     }),
     prisma.subscription.count({ where }),
   ]);
-  return { items: rows.map(subscriptionOut), total };
+  return { items: rows.map(polarSubscriptionOf).filter((item) => item !== null), total };
 }
 
-/** Polar's customer state for the caller, from the subscriptions its webhooks recorded here. */
-export async function customerState(auth: AuthSession) {
+/**
+ * Polar's CustomerState of the caller's own Polar customer (what Polar's plugin answers),
+ * from the subscriptions its webhooks recorded here. CUSTOMER_NOT_FOUND while the caller has
+ * no customer, or none of whose subscriptions was ever recorded (Polar's state of it is not
+ * known here).
+ */
+export async function customerState(auth: AuthSession): Promise<PolarCustomerStateJson> {
   const user = await prisma.user.findUnique({ where: { id: auth.user.id }, select: { polarCustomerId: true } });
-  return {
-    id: user?.polarCustomerId ?? null,
-    externalId: auth.user.id,
-    email: auth.user.email,
-    name: auth.user.name,
-    activeSubscriptions: (await activeSubscriptions([auth.user.id])).map(subscriptionOut),
-    grantedBenefits: [],
-    activeMeters: [],
-  };
+  if (!user?.polarCustomerId) fail("CUSTOMER_NOT_FOUND");
+  const rows = await prisma.subscription.findMany({
+    where: { provider: "polar", customerId: user.polarCustomerId, providerData: { not: null } },
+    orderBy: { updatedAt: "desc" },
+    select: { provider: true, providerData: true, status: true, createdAt: true },
+  });
+  const active = rows.filter((row) => isActive(row.status)).sort((a, b) => +a.createdAt - +b.createdAt);
+  const state = customerStateOf(
+    rows[0] ? polarSubscriptionOf(rows[0]) : null,
+    active.map(polarSubscriptionOf).filter((item) => item !== null),
+  );
+  if (!state) fail("CUSTOMER_NOT_FOUND");
+  return state;
 }
 
 // The session's subscriptions (get-session, the user menu) are read often: they are kept a
@@ -310,9 +374,7 @@ export async function upgrade(
     const sameInterval = current.billingInterval === (interval === "yearly" ? "year" : "month");
     if (current.plan === plan && sameInterval) fail("ALREADY_SUBSCRIBED_PLAN");
     if (!current.customerId) fail("CUSTOMER_NOT_FOUND");
-    const url = await viaProvider(() =>
-      provider.createPortal(current.customerId!, absolute(input.returnUrl ?? input.successUrl)),
-    );
+    const url = await openPortal(auth, provider, current.customerId, absolute(input.returnUrl ?? input.successUrl));
     return { url, redirect };
   }
 
@@ -460,7 +522,7 @@ export async function billingPortal(
   const [current] = await activeSubscriptions([reference.referenceId]);
   const customerId = current?.customerId ?? (await storedCustomer(provider.id, reference));
   if (!customerId) fail("CUSTOMER_NOT_FOUND");
-  return viaProvider(() => provider.createPortal(customerId, absolute(input.returnUrl ?? "/")));
+  return openPortal(auth, provider, customerId, absolute(input.returnUrl ?? "/"));
 }
 
 // ---- customers for every user (an admin data operation) ----
@@ -492,7 +554,7 @@ export async function ensureUserCustomers(
   onProgress: (counts: CustomerBackfill) => Promise<void>,
 ): Promise<CustomerBackfill> {
   const provider = await viaProvider(paymentProvider);
-  const column = provider.id === "polar" ? "polarCustomerId" : "stripeCustomerId";
+  const column = customerColumn(provider.id);
   // Users who sign up during the run get their customer at their first checkout, as usual.
   const existing = { createdAt: { lte: new Date() } };
   const [total, skipped] = await Promise.all([
@@ -533,6 +595,7 @@ async function ensureUserCustomer(
     userId: user.id,
     email: user.email,
     name: user.name,
+    userName: user.name,
   };
   let customerId: string;
   try {
@@ -561,6 +624,8 @@ function stateOf(subscription: ProviderSubscription, plan: string) {
     seats: (planOf(plan)?.seats ?? 1) * subscription.quantity,
     billingInterval: subscription.billingInterval,
     customerId: subscription.customerId,
+    productId: subscription.productId,
+    providerData: subscription.data,
   };
 }
 
@@ -583,19 +648,6 @@ export async function receiveWebhook(providerId: ProviderId, payload: string, he
   return applyEvent(provider, event);
 }
 
-async function referenceOfCustomer(provider: ProviderId, customerId: string): Promise<string | null> {
-  if (provider === "polar") {
-    return (await prisma.user.findUnique({ where: { polarCustomerId: customerId }, select: { id: true } }))?.id ?? null;
-  }
-  const user = await prisma.user.findUnique({ where: { stripeCustomerId: customerId }, select: { id: true } });
-  if (user) return user.id;
-  const organization = await prisma.organization.findUnique({
-    where: { stripeCustomerId: customerId },
-    select: { id: true },
-  });
-  return organization?.id ?? null;
-}
-
 /**
  * Applies one verified event. The event only says which subscription changed: its state is
  * read from the provider, so a late or replayed delivery can only bring the newest state, and
@@ -615,7 +667,7 @@ async function applyEvent(provider: PaymentProvider, event: ProviderEvent): Prom
   const referenceId =
     existing?.referenceId ??
     incoming?.referenceId ??
-    (incoming ? await referenceOfCustomer(provider.id, incoming.customerId) : null);
+    (incoming ? ((await ownerOfCustomer(provider.id, incoming.customerId))?.id ?? null) : null);
   const plan = incoming?.plan ?? existing?.plan ?? null;
 
   let outcome: WebhookOutcome;

@@ -3,11 +3,17 @@
  * stand-in); every call has a 5 s timeout and no automatic retry. Webhooks are Standard
  * Webhooks, verified by the SDK's `validateEvent`.
  *
- * Polar keeps one customer per email, so the customer is always the buying user (external
- * id = user id); an organization's subscription names the organization in its metadata.
+ * A user is an individual customer (external id = user id). An organization is a team
+ * customer of its own (external id = organization id, no email of its own: Polar keeps one
+ * customer per email, and the buyer's is their own customer's), whose owner member is the
+ * buyer; so the organization pays, whoever bought, and a team customer's portal shows the
+ * organization's subscriptions only. A portal session for a team customer is a member's
+ * session: each billing manager of the organization opens it as their own member
+ * (external id = user id, role billing_manager), made the first time.
  */
 import { Polar } from "@polar-sh/sdk";
 import type { Subscription } from "@polar-sh/sdk/models/components/subscription.js";
+import { HTTPValidationError } from "@polar-sh/sdk/models/errors/httpvalidationerror.js";
 import { SDKValidationError } from "@polar-sh/sdk/models/errors/sdkvalidationerror.js";
 import { validateEvent } from "@polar-sh/sdk/webhooks.js";
 import type { BillingInterval, PlanId } from "~/config/plans";
@@ -56,6 +62,8 @@ export function createPolarProvider(env: Env): PaymentProvider {
     return {
       providerSubscriptionId: subscription.id,
       customerId: subscription.customerId,
+      productId: subscription.productId,
+      data: JSON.stringify(subscription),
       referenceId: typeof referenceId === "string" && referenceId ? referenceId : null,
       plan: planOfProduct.get(subscription.productId) ?? null,
       billingInterval: interval === "month" ? "month" : interval === "year" ? "year" : null,
@@ -74,9 +82,15 @@ export function createPolarProvider(env: Env): PaymentProvider {
     id: "polar",
 
     async createCustomer(reference) {
-      // The buyer, whatever the reference: see the header.
       const customer = await call("customer creation", () =>
-        polar.customers.create({ email: reference.email, name: reference.name, externalId: reference.userId }),
+        reference.customerType === "organization"
+          ? polar.customers.create({
+              type: "team",
+              externalId: reference.referenceId,
+              name: reference.name,
+              owner: { email: reference.email, name: reference.userName, externalId: reference.userId },
+            })
+          : polar.customers.create({ email: reference.email, name: reference.name, externalId: reference.userId }),
       );
       return customer.id;
     },
@@ -108,8 +122,33 @@ export function createPolarProvider(env: Env): PaymentProvider {
       return { id: checkout.id, url: checkout.url, raw: checkout };
     },
 
-    async createPortal(customerId, returnUrl) {
-      const session = await call("customer portal", () => polar.customerSessions.create({ customerId, returnUrl }));
+    async createPortal({ customerId, customerType, user, returnUrl }) {
+      if (customerType === "user") {
+        const session = await call("customer portal", () => polar.customerSessions.create({ customerId, returnUrl }));
+        return session.customerPortalUrl;
+      }
+      // A team customer's session must name a member: the user's own (see the header).
+      const open = () => polar.customerSessions.create({ customerId, externalMemberId: user.id, returnUrl });
+      const session = await call("customer portal", async () => {
+        try {
+          return await open();
+        } catch (error) {
+          const unknownMember =
+            error instanceof HTTPValidationError &&
+            (error.detail ?? []).some((detail) => detail.loc.includes("external_member_id"));
+          if (!unknownMember) throw error;
+          await polar.customers.members.create({
+            id: customerId,
+            memberCreateFromCustomer: {
+              email: user.email,
+              name: user.name,
+              externalId: user.id,
+              role: "billing_manager",
+            },
+          });
+          return open();
+        }
+      });
       return session.customerPortalUrl;
     },
 

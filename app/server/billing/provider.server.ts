@@ -12,16 +12,36 @@ export type CustomerType = "user" | "organization";
 export interface BillingReference {
   referenceId: string;
   customerType: CustomerType;
-  /** The signed-in user acting. */
+  /** The signed-in user acting, and their email. */
   userId: string;
   email: string;
+  /** The organization's name, or the user's. */
   name: string;
+  /** The acting user's own name. */
+  userName: string;
+}
+
+/** A portal to open: whose customer it is, and the user it is opened for. */
+export interface PortalRequest {
+  customerId: string;
+  /** Whether the customer is a user's or an organization's. */
+  customerType: CustomerType;
+  /** The signed-in user the portal is opened for (one of the organization's billing managers). */
+  user: { id: string; email: string; name: string };
+  returnUrl: string;
 }
 
 /** A subscription as the provider reports it, in the product's terms. */
 export interface ProviderSubscription {
   providerSubscriptionId: string;
   customerId: string;
+  /** The provider's product (Polar) or price (Stripe) id. */
+  productId: string | null;
+  /**
+   * The provider's subscription object as JSON with its SDK's field names, kept to answer
+   * the provider's own shapes (Polar); null where nothing answers them (Stripe).
+   */
+  data: string | null;
   /** From the metadata the checkout attached; null for a subscription made elsewhere. */
   referenceId: string | null;
   /** The plan of the subscribed price or product; null when it is none of ours. */
@@ -63,14 +83,20 @@ export interface CheckoutRequest {
 
 export interface PaymentProvider {
   readonly id: ProviderId;
-  /** Makes the customer a checkout needs; its id is remembered on the user or organization. */
+  /**
+   * Makes the customer a checkout needs, the user's or the organization's own (never the
+   * buyer's for an organization); its id is remembered on the user or organization.
+   */
   createCustomer(reference: BillingReference): Promise<string>;
   /** Undoes createCustomer when the checkout that needed it failed. */
   deleteCustomer(customerId: string): Promise<void>;
   /** A hosted checkout; `raw` is the provider's own object (the Stripe contract returns it). */
   createCheckout(request: CheckoutRequest): Promise<{ id: string; url: string; raw: unknown }>;
-  /** The provider's customer portal. */
-  createPortal(customerId: string, returnUrl: string): Promise<string>;
+  /**
+   * The provider's customer portal for one customer. Only billing.server.ts's portal check
+   * calls it, once it has made sure the customer is the user's or their organization's.
+   */
+  createPortal(request: PortalRequest): Promise<string>;
   /** The subscription as the provider holds it now. */
   getSubscription(providerSubscriptionId: string): Promise<ProviderSubscription>;
   /** Schedules (true) or undoes (false) the end of a subscription at its period end. */

@@ -67,6 +67,8 @@ export function createStripeProvider(env: Env): PaymentProvider {
     return {
       providerSubscriptionId: subscription.id,
       customerId: typeof subscription.customer === "string" ? subscription.customer : subscription.customer.id,
+      productId: price?.id ?? null,
+      data: null,
       referenceId: metadata.referenceId || null,
       plan: (price && planOfPrice.get(price.id)) ?? null,
       billingInterval: interval === "month" ? "month" : interval === "year" ? "year" : null,
@@ -133,7 +135,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
       return { id: session.id, url: session.url, raw: session };
     },
 
-    async createPortal(customerId, returnUrl) {
+    async createPortal({ customerId, returnUrl }) {
       const portal = await call("billing portal", () =>
         stripe.billingPortal.sessions.create({ customer: customerId, return_url: returnUrl }),
       );

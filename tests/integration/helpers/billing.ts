@@ -5,12 +5,15 @@
  * Polar (billing-stripe.test.ts, billing-polar.test.ts), each in its own process, since a
  * test process holds one database connection.
  */
+import { CustomerState$inboundSchema } from "@polar-sh/sdk/models/components/customerstate.js";
+import { ListResourceSubscription$inboundSchema } from "@polar-sh/sdk/models/components/listresourcesubscription.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPolarStandIn, type PolarStandIn } from "../../support/polar-stand-in";
 import { startStripeStandIn, type StripeStandIn } from "../../support/stripe-stand-in";
 import { startTestApp, type TestApp } from "./app";
 import { applySetCookies, makeTestClient, type TestClient } from "./auth-client";
 import { get, post } from "./http";
+import { expectPolarShape } from "./polar-shapes";
 
 type ProviderId = "stripe" | "polar";
 const PASSWORD = "correct-horse-battery";
@@ -29,7 +32,25 @@ const polarIds = Object.fromEntries(
 const idOf = (ids: Record<string, unknown>, key: keyof typeof PLANS) =>
   Object.keys(ids)[Object.keys(PLANS).indexOf(key)]!;
 
-export function billingSuite(provider: ProviderId) {
+/** What a provider's own test file gets to add tests of its own to the suite (see billingSuite). */
+export interface BillingSuiteTools {
+  app(): TestApp;
+  polar(): PolarStandIn;
+  stripe(): StripeStandIn;
+  password: string;
+  person(): Promise<TestClient & { id: string; email: string }>;
+  submit(c: TestClient, path: string, form: Record<string, string>): Promise<Response>;
+  startCheckout(
+    c: TestClient,
+    plan: string,
+    options?: { referenceId?: string; annual?: boolean },
+  ): Promise<{ data: { url: string; redirect: boolean } | null; error: unknown }>;
+  pay(checkoutUrl: string): Promise<string>;
+  subscriptionOf(referenceId: string): ReturnType<TestApp["prisma"]["subscription"]["findFirstOrThrow"]>;
+}
+
+/** The suite for `provider`; `more` adds tests of that provider's own, run with the same app. */
+export function billingSuite(provider: ProviderId, more?: (tools: BillingSuiteTools) => void) {
   let app: TestApp;
   let stripe: StripeStandIn;
   let polar: PolarStandIn;
@@ -121,11 +142,12 @@ export function billingSuite(provider: ProviderId) {
       });
       return data ?? [];
     }
-    const { data } = await c.client.$fetch<{ result: { items: { plan: string; status: string }[] } }>(
+    // Polar's subscription objects name the product, whose plan the test knows.
+    const { data } = await c.client.$fetch<{ result: { items: { productId: string; status: string }[] } }>(
       "/customer/subscriptions/list",
       { query: { active: true, ...(referenceId ? { referenceId } : {}) } },
     );
-    return data?.result.items ?? [];
+    return (data?.result.items ?? []).map((item) => ({ plan: polarIds[item.productId]?.plan, status: item.status }));
   }
 
   async function sessionSubscriptions(c: TestClient) {
@@ -265,10 +287,11 @@ export function billingSuite(provider: ProviderId) {
       expect(await sessionSubscriptions(member)).toEqual([expect.objectContaining({ plan: "team" })]);
       await submit(member, "/billing", { intent: "cancel", referenceId: org!.id });
       expect((await subscriptionOf(org!.id)).cancelAtPeriodEnd).toBe(false);
-      if (provider === "stripe") {
-        const organization = await app.prisma.organization.findUniqueOrThrow({ where: { id: org!.id } });
-        expect(organization.stripeCustomerId).toBe((await subscriptionOf(org!.id)).customerId);
-      }
+      // The organization is its own customer at either provider.
+      const organization = await app.prisma.organization.findUniqueOrThrow({ where: { id: org!.id } });
+      expect(provider === "stripe" ? organization.stripeCustomerId : organization.polarCustomerId).toBe(
+        (await subscriptionOf(org!.id)).customerId,
+      );
     });
 
     it("applies a webhook once: bad signatures, replays, concurrent and out-of-order deliveries", async () => {
@@ -433,18 +456,58 @@ export function billingSuite(provider: ProviderId) {
         await pay(checkout!.url);
         const portal = await c.client.$fetch("/customer/portal", { method: "GET" });
         expect(portal.data).toEqual({ url: expect.stringContaining(`${polar.url}/portal?`), redirect: true });
-        const { data: state } = await c.client.$fetch<Record<string, unknown>>("/customer/state");
+        // Polar's own shapes, field by field against its SDK's types, carrying Polar's ids.
+        const row = await subscriptionOf(c.id);
+        const { polarCustomerId } = await app.prisma.user.findUniqueOrThrow({ where: { id: c.id } });
+        const polarSubscription = {
+          id: row.providerSubscriptionId,
+          productId: idOf(polarIds, "PRO_MONTHLY"),
+          status: "trialing",
+          amount: 1900,
+          currency: "usd",
+          recurringInterval: "month",
+          cancelAtPeriodEnd: false,
+          metadata: expect.objectContaining({ referenceId: c.id, plan: "pro" }),
+        };
+        // Read as sent (the browser client would turn the dates into Date objects).
+        const stateAnswer = await get(`${app.base}/api/auth/customer/state`, headers(c));
+        expect(stateAnswer.status).toBe(200);
+        const state: unknown = await stateAnswer.json();
+        expectPolarShape(CustomerState$inboundSchema, state);
         expect(state).toMatchObject({
+          id: polarCustomerId,
+          type: "individual",
           externalId: c.id,
           email: c.email,
-          activeSubscriptions: [expect.objectContaining({ plan: "pro", status: "trialing" })],
+          activeSubscriptions: [polarSubscription],
+          grantedBenefits: [],
+          activeMeters: [],
         });
-        const { data: page } = await c.client.$fetch<{ result: { items: unknown[]; pagination: unknown } }>(
-          "/customer/subscriptions/list",
-          { query: { page: 1, limit: 1 } },
-        );
-        expect(page!.result).toMatchObject({ items: [expect.anything()], pagination: { totalCount: 1, maxPage: 1 } });
+        expect(state).not.toHaveProperty("activeSubscriptions.0.plan");
+        const list = await get(`${app.base}/api/auth/customer/subscriptions/list?page=1&limit=1`, headers(c));
+        expect(list.status).toBe(200);
+        const page = (await list.json()) as { result: unknown };
+        expectPolarShape(ListResourceSubscription$inboundSchema, page.result);
+        expect(page.result).toMatchObject({
+          items: [{ ...polarSubscription, customerId: polarCustomerId, customer: { id: polarCustomerId } }],
+          pagination: { totalCount: 1, maxPage: 1 },
+        });
+        // A user who never bought has no Polar customer, hence no state.
+        const { error: none } = await (await person()).client.$fetch("/customer/state");
+        expect(none).toMatchObject({ status: 400, code: "CUSTOMER_NOT_FOUND" });
       }
+    });
+
+    more?.({
+      app: () => app,
+      polar: () => polar,
+      stripe: () => stripe,
+      password: PASSWORD,
+      person,
+      submit,
+      startCheckout,
+      pay,
+      subscriptionOf,
     });
 
     it("never calls the other provider, whose routes do not exist here", async () => {

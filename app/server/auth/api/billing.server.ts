@@ -13,11 +13,11 @@ import {
   cancelSubscription,
   customerState,
   listSubscriptions,
+  polarSubscriptionPage,
   receiveWebhook,
   referenceInput,
   referenceOf,
   restoreSubscription,
-  subscriptionHistory,
   upgrade,
   upgradeInput,
 } from "~/server/billing/billing.server";
@@ -217,7 +217,8 @@ export const endpoints: Endpoint[] = [
       active: param(booleanish).optional(),
     }),
     async handler({ query, auth }) {
-      const { items, total } = await subscriptionHistory(auth, {
+      // Polar's list: its subscription objects, paginated as Polar paginates.
+      const { items, total } = await polarSubscriptionPage(auth, {
         ...query,
         ...referenceOf(auth, query.referenceId ?? auth.user.id),
       });

@@ -1,0 +1,10 @@
+-- AlterTable
+ALTER TABLE "organization" ADD COLUMN "polarCustomerId" TEXT;
+
+-- AlterTable
+ALTER TABLE "subscription" ADD COLUMN "productId" TEXT;
+ALTER TABLE "subscription" ADD COLUMN "providerData" TEXT;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "organization_polarCustomerId_key" ON "organization"("polarCustomerId");
+
