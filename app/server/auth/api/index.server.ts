@@ -291,6 +291,8 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       (sessionRead ??= getSession(request, options).then((auth) => {
         if (!auth) return null;
         cookies.push(...auth.setCookies);
+        // An impersonation session: the audit rows of this request name the admin.
+        meta.impersonatedBy = auth.session.impersonatedBy ?? null;
         return { session: auth.session, user: auth.user };
       }));
     const ctx: EndpointContext<unknown, unknown> = {
