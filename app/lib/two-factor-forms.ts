@@ -18,13 +18,17 @@ export const secondStepSchema = z.object({
 
 export const sendOtpSchema = z.object({ intent: z.literal("send-otp") });
 
+// The backup codes shown with the QR code, carried so that the set-up can show them again.
+const shownBackupCodes = z.string().max(200).optional();
+
 export const enableSchema = z.object({ intent: z.literal("enable"), password });
 export const verifySetupSchema = z.object({
   intent: z.literal("verify"),
   code,
-  // The backup codes shown with the QR code, carried so a wrong code can show them again.
-  backupCodes: z.string().max(200).optional(),
+  backupCodes: shownBackupCodes,
 });
+/** The set-up's secret again after a wrong code: only with the password. */
+export const revealSchema = z.object({ intent: z.literal("reveal"), password, backupCodes: shownBackupCodes });
 export const disableSchema = z.object({ intent: z.literal("disable"), password });
 export const regenerateSchema = z.object({ intent: z.literal("regenerate"), password });
 

@@ -215,10 +215,11 @@ export async function action({ request, context }: Route.ActionArgs) {
       case "change-email": {
         const { newEmail } = value as z.infer<typeof changeEmailSchema>;
         const result = await changeEmail(auth, { newEmail, callbackURL: localizePath("/verify-email", locale) }, meta);
-        // An unverified address changes at once; a verified one must confirm from the old address.
-        return result.emailChanged
-          ? done(t("profile.email.changed"), t("profile.email.changedBody", { email: newEmail }), result.setCookies)
-          : done(t("profile.email.confirmSent"), t("profile.email.confirmSentBody", { email: auth.user.email }));
+        // A verified address must confirm the change; an unverified one changes at once, and the
+        // new address gets a verification. Said the same way whether or not the address is taken.
+        return result.wasVerified
+          ? done(t("profile.email.confirmSent"), t("profile.email.confirmSentBody", { email: auth.user.email }))
+          : done(t("profile.email.checkNew"), t("profile.email.checkNewBody", { email: newEmail }), result.setCookies);
       }
       case "change-password": {
         const { currentPassword, newPassword, revokeOtherSessions } = value as z.infer<typeof changePasswordSchema>;

@@ -119,7 +119,8 @@ export async function accountData(userId: string) {
       orderBy: { createdAt: "desc" },
     }),
     prisma.auditLog.findMany({
-      where: { userId },
+      // What an admin did while impersonating the user is the admin's doing, from their address.
+      where: { userId, impersonatedBy: null },
       select: {
         id: true,
         category: true,

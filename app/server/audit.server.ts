@@ -1,7 +1,9 @@
 /**
  * The one way to record an audit event. Every sign-in (success and failure), sign-up,
  * password change/reset, email change, session revocation and account deletion calls it,
- * with the request's IP address and user agent.
+ * with the request's IP address and user agent. A row written while an admin impersonates
+ * the user names the admin (`impersonatedBy`, from the request's meta): it is the admin's
+ * doing, not the user's.
  */
 import { Prisma, prisma } from "~/server/db.server";
 
@@ -17,7 +19,7 @@ export interface AuditEvent {
   targetId?: string | null;
   /** Event-specific facts (never secrets); stored as JSON. */
   details?: Record<string, unknown> | null;
-  meta: { ipAddress: string | null; userAgent: string | null };
+  meta: { ipAddress: string | null; userAgent: string | null; impersonatedBy?: string | null };
 }
 
 function write(event: AuditEvent) {
@@ -32,6 +34,8 @@ function write(event: AuditEvent) {
       details: event.details ? JSON.stringify(event.details) : null,
       ipAddress: event.meta.ipAddress,
       userAgent: event.meta.userAgent,
+      // The admin's own rows (e.g. stopping the impersonation) are simply theirs.
+      impersonatedBy: event.meta.impersonatedBy === event.userId ? null : (event.meta.impersonatedBy ?? null),
     },
   });
 }

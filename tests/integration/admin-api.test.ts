@@ -240,6 +240,10 @@ describe("impersonation", () => {
     expect(cookies.find((c) => c.startsWith("app.session_token="))).not.toMatch(/max-age/i);
     expect(cookies.some((c) => c.startsWith("app.admin_session="))).toBe(true);
     expect((await sessionOf(admin))!.user.id).toBe(user.id);
+    // What the admin does as the user is audited as the admin's doing.
+    expect((await admin.client.updateUser({ name: "Renamed By Admin" })).error).toBeNull();
+    const change = await app.prisma.auditLog.findFirstOrThrow({ where: { userId: user.id, action: "update-user" } });
+    expect(change.impersonatedBy).toBe(admin.id);
 
     const back = await admin.client.admin.stopImpersonating();
     expect(back.error).toBeNull();
@@ -252,6 +256,11 @@ describe("impersonation", () => {
       where: { category: "admin", targetId: user.id, action: { in: ["impersonate-user", "stop-impersonating"] } },
     });
     expect(actions).toHaveLength(2);
+    // Starting and stopping are the admin's own rows.
+    expect(actions.map((row) => [row.userId, row.impersonatedBy])).toEqual([
+      [admin.id, null],
+      [admin.id, null],
+    ]);
   });
 });
 

@@ -445,6 +445,8 @@ describe("audit log", () => {
       "ipAddress",
       "userAgent",
       "details",
+      "impersonatedBy",
+      "impersonatedByEmail",
     ]);
     expect(rows).toHaveLength(1);
     const row = Object.fromEntries(header!.map((name, i) => [name, rows[0]![i]]));

@@ -345,8 +345,6 @@ describe("the account journey with the official client", () => {
     await mailbox.waitFor(email); // the sign-up verification, not used
     const carol = await clientWithSession(carolId);
 
-    const taken = await carol.client.changeEmail({ newEmail: bob.email });
-    expect(taken.error).toMatchObject({ status: 422, code: "USER_ALREADY_EXISTS" });
     const invalid = await carol.client.changeEmail({ newEmail: "not-an-email" });
     expect(invalid.error).toMatchObject({ status: 400, code: "INVALID_EMAIL" });
     const same = await carol.client.changeEmail({ newEmail: email.toUpperCase() });
@@ -379,6 +377,31 @@ describe("the account journey with the official client", () => {
     const [row] = (await auditRows(carolId, "change-email")).filter((r) => r.status === "success");
     expect(row).toMatchObject({ category: "email" });
     expectAudited(row);
+  });
+
+  it("answers an unverified user the same for a taken address as for a free one, and tells the owner", async () => {
+    const email = uniqueEmail("dave");
+    const signUp = await client().client.signUp.email({ name: "Dave", email, password: PASSWORD });
+    const daveId = signUp.data!.user.id;
+    await mailbox.waitFor(email);
+    const dave = await clientWithSession(daveId);
+    const change = async (newEmail: string) => {
+      const res = await fetch(`${base}/api/auth/change-email`, {
+        method: "POST",
+        headers: { cookie: dave.cookieHeader(), origin: base, "content-type": "application/json" },
+        body: JSON.stringify({ newEmail }),
+      });
+      return { status: res.status, body: await res.text() };
+    };
+
+    const taken = await change(bob.email);
+    const free = await change(uniqueEmail("dave-new"));
+    expect(taken).toEqual(free);
+    expect(taken).toEqual({ status: 200, body: JSON.stringify({ status: true }) });
+    // The owner of the taken address hears of it; nothing of theirs changes.
+    const notice = await mailbox.waitFor(bob.email, (m) => m.subject === "Someone tried to use your email address");
+    expect(notice.text).toContain("nothing was changed");
+    expect((await prisma.user.findUniqueOrThrow({ where: { id: bob.id } })).email).toBe(bob.email);
   });
 
   it("a verified user's change is confirmed from the old address, then verified at the new one", async () => {

@@ -240,6 +240,20 @@ describe("profile actions", () => {
     expect(profile).toContain("Not verified");
   });
 
+  it("says the same for a taken address as for a free one, to a user whose email is unverified", async () => {
+    const { email: taken } = await signedIn();
+    const { browser } = await signedIn({ verified: false });
+    const said = async (newEmail: string) => {
+      const res = await browser.post("/profile", { intent: "change-email", newEmail });
+      const html = await (await browser.get("/profile")).text();
+      const toast = html.includes("Check your new address") && html.includes(`If ${newEmail} can be used`);
+      return { status: res.status, location: res.headers.get("location"), toast };
+    };
+    const answer = await said(taken);
+    expect(answer).toEqual({ status: 302, location: "/profile", toast: true });
+    expect(await said(`free-${Date.now()}@example.com`)).toEqual(answer);
+  });
+
   it("changing the email to the current one is answered next to the field", async () => {
     const { email, browser } = await signedIn({ password: "right-password-1" });
     const res = await browser.post("/profile", { intent: "change-email", newEmail: email });

@@ -274,4 +274,38 @@ describe("download my data", () => {
     });
     expect(downloads).toEqual([expect.objectContaining({ status: "success", userAgent: BROWSER_UA })]);
   });
+
+  it("leaves out what an admin did while impersonating the user; the admin's audit log shows it as theirs", async () => {
+    const admin = await signedInBrowser(app, { role: "admin" });
+    const me = await signedInBrowser(app, { name: "Impersonated Person" });
+    expect((await admin.post("/admin/users", { intent: "impersonate", userId: me.id })).status).toBe(302);
+    expect(
+      (await admin.post("/profile", { intent: "update-profile", name: "Renamed By Admin", image: "" })).status,
+    ).toBe(302);
+    expect((await admin.post("/stop-impersonating", { locale: "en" })).status).toBe(302);
+    expect((await app.prisma.user.findUniqueOrThrow({ where: { id: me.id } })).name).toBe("Renamed By Admin");
+    expect((await me.post("/profile", { intent: "update-profile", name: "My Own Name", image: "" })).status).toBe(302);
+
+    // The rows name the admin; the user's own change does not.
+    const rows = await app.prisma.auditLog.findMany({ where: { userId: me.id, action: "update-user" } });
+    expect(rows.map((row) => row.impersonatedBy).sort()).toEqual([admin.id, null].sort());
+
+    const data = JSON.parse(await (await me.get("/profile/data.json")).text());
+    const updates = data.auditLog.filter((entry: { action: string }) => entry.action === "update-user");
+    expect(updates.map((entry: { id: string }) => entry.id)).toEqual(
+      rows.filter((row) => !row.impersonatedBy).map((row) => row.id),
+    );
+
+    // Listed under the admin's actions, acting as the user.
+    const log = await admin.page(`/admin/maintenance/audit-log?user=${encodeURIComponent(admin.email)}`);
+    const row = /<tr data-audit="[^"]+" data-action="update-user">[\s\S]*?<\/tr>/.exec(log)?.[0];
+    expect(row).toContain(`data-impersonated-by="${admin.id}">${admin.email}</span>`);
+    expect(row).toContain(`as ${me.email}`);
+    const csv = await (
+      await admin.get(`/admin/maintenance/audit-log.csv?user=${encodeURIComponent(admin.email)}`)
+    ).text();
+    const line = csv.split("\r\n").find((text) => text.includes('"update-user"'));
+    expect(line).toContain(`"${me.id}","${me.email}"`);
+    expect(line?.endsWith(`"${admin.id}","${admin.email}"`)).toBe(true);
+  });
 });

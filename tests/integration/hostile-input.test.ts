@@ -1352,7 +1352,7 @@ const FORM_ROUTES = (): FormRoute[] => [
     file: "routes/profile/two-factor.tsx",
     path: () => "/profile/two-factor",
     callers: ["guest", "user"],
-    intents: ["enable", "verify", "regenerate", "disable"],
+    intents: ["enable", "verify", "reveal", "regenerate", "disable"],
     fields: ["password", "code", "backupCodes"],
   },
   {

@@ -101,11 +101,13 @@ describe("enabling two-factor", () => {
     expect(row.secret).toMatch(/^v1\./);
     expect(row.secret).not.toContain(secret);
     expect(row.verified).toBe(false);
-    const hashes = await app.prisma.backupCode.findMany({ where: { userId: id } });
+    // The codes wait for the first code beside the (empty) set of the user.
+    const hashes = row.pendingBackupCodes!.split(" ");
     expect(hashes).toHaveLength(10);
-    for (const { codeHash } of hashes) {
+    for (const codeHash of hashes) {
       for (const code of (enabled.data as TotpSetup).backupCodes) expect(codeHash).not.toContain(code.replace("-", ""));
     }
+    expect(await app.prisma.backupCode.count({ where: { userId: id } })).toBe(0);
     expect((await app.prisma.user.findUniqueOrThrow({ where: { id } })).twoFactorEnabled).toBe(false);
     // Not on yet: signing in still makes a session at once.
     const other = client();
@@ -121,6 +123,8 @@ describe("enabling two-factor", () => {
     const verified = await who.client.twoFactor.verifyTotp({ code: totp(secret) });
     expect(verified.error).toBeNull();
     expect((await app.prisma.user.findUniqueOrThrow({ where: { id } })).twoFactorEnabled).toBe(true);
+    const stored = await app.prisma.backupCode.findMany({ where: { userId: id } });
+    expect(stored.map((code) => code.codeHash).sort()).toEqual([...hashes].sort());
     // A privilege change: a new session token, the old one ended.
     expect(who.jar.get(SESSION_COOKIE)).not.toBe(oldToken);
     const session = await who.client.getSession({ query: { disableCookieCache: true } });
@@ -160,6 +164,87 @@ describe("enabling two-factor", () => {
     expect((await who.client.twoFactor.getTotpUri({ password: PASSWORD })).error?.code).toBe("TOTP_NOT_ENABLED");
     expect((await who.client.twoFactor.verifyTotp({ code: "123456" })).error?.code).toBe("TOTP_NOT_ENABLED");
     expect((await who.client.twoFactor.sendOtp()).error?.code).toBe("OTP_NOT_CONFIGURED");
+  });
+});
+
+describe("an authenticator set-up that was never confirmed", () => {
+  /** A user with email codes and a set of backup codes, who then starts (only) an authenticator set-up. */
+  async function emailCodesThenSetupStarted(name: string) {
+    const user = await newUser(name);
+    expect((await user.who.client.twoFactor.enable({ password: PASSWORD, method: "otp" })).error).toBeNull();
+    const own = await user.who.client.twoFactor.generateBackupCodes({ password: PASSWORD });
+    expect(own.error).toBeNull();
+    const started = await user.who.client.twoFactor.enable({ password: PASSWORD });
+    expect(started.error).toBeNull();
+    const setup = started.data as TotpSetup;
+    return {
+      ...user,
+      secret: secretOfURI(setup.totpURI),
+      ownCodes: own.data!.backupCodes,
+      setupCodes: setup.backupCodes,
+    };
+  }
+
+  it("does not complete a sign-in, and leaves the user's backup codes as they were", async () => {
+    const { who: owner, email, id, secret, ownCodes, setupCodes } = await emailCodesThenSetupStarted("unconfirmed");
+
+    const { who, data } = await pendingSignIn(email);
+    expect(data.twoFactorMethods).toEqual(["otp"]);
+    // A code of the unconfirmed secret is no second factor.
+    expect((await who.client.twoFactor.verifyTotp({ code: totp(secret) })).error).toMatchObject({
+      status: 400,
+      code: "TOTP_NOT_ENABLED",
+    });
+    expect(who.jar.has(SESSION_COOKIE)).toBe(false);
+    // The set-up's codes are not the user's yet; the user's own still work.
+    expect((await who.client.twoFactor.verifyBackupCode({ code: setupCodes[0]! })).error?.code).toBe(
+      "INVALID_BACKUP_CODE",
+    );
+    expect((await who.client.twoFactor.verifyBackupCode({ code: ownCodes[0]! })).error).toBeNull();
+    expect((await who.client.getSession()).data?.user.id).toBe(id);
+
+    // Confirmed by its first code, the authenticator counts and its codes replace the old ones.
+    expect((await owner.client.twoFactor.verifyTotp({ code: totp(secret) })).error).toBeNull();
+    const { who: after, data: methods } = await pendingSignIn(email);
+    expect(methods.twoFactorMethods).toEqual(["totp", "otp"]);
+    expect((await after.client.twoFactor.verifyBackupCode({ code: ownCodes[1]! })).error?.code).toBe(
+      "INVALID_BACKUP_CODE",
+    );
+    expect((await after.client.twoFactor.verifyBackupCode({ code: setupCodes[0]! })).error).toBeNull();
+    expect(await app.prisma.backupCode.count({ where: { userId: id } })).toBe(9);
+  });
+
+  it("shows the secret again on the settings page only to someone who gives the password", async () => {
+    const { who } = await newUser("reveal");
+    const post = (form: Record<string, string>) =>
+      fetch(`${base}/profile/two-factor`, {
+        method: "POST",
+        redirect: "manual",
+        headers: { cookie: who.cookieHeader(), origin: base, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams(form),
+      }).then(async (res) => ({ status: res.status, html: await res.text() }));
+    const secretShown = (html: string) => /data-testid="totp-secret">([A-Z2-7]{32})</.exec(html)?.[1];
+
+    const started = await post({ intent: "enable", password: PASSWORD });
+    const shown = secretShown(started.html)!;
+    expect(shown).toMatch(/^[A-Z2-7]{32}$/);
+
+    // A wrong first code (what anyone holding the session can send): the code form, no secret.
+    const wrong = await post({ intent: "verify", code: totp(shown, stepAt() + 10) });
+    expect(wrong.status).toBe(401);
+    expect(wrong.html).toContain("That code is not valid.");
+    expect(wrong.html).toContain('name="code"');
+    expect(wrong.html).not.toContain(shown);
+    expect(wrong.html).not.toContain('data-testid="totp-qr"');
+    const badPassword = await post({ intent: "reveal", password: "not the password" });
+    expect(badPassword.html).not.toContain(shown);
+    expect(badPassword.html).toContain('name="code"');
+
+    const revealed = await post({ intent: "reveal", password: PASSWORD });
+    expect(secretShown(revealed.html)).toBe(shown);
+    expect(revealed.html).toContain('data-testid="totp-qr"');
+    const verified = await post({ intent: "verify", code: totp(shown) });
+    expect(verified.status).toBe(302);
   });
 });
 

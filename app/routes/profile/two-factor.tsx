@@ -13,7 +13,7 @@ import { Section } from "~/components/ui/Section";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { disableSchema, enableSchema, regenerateSchema, verifySetupSchema } from "~/lib/two-factor-forms";
+import { disableSchema, enableSchema, regenerateSchema, revealSchema, verifySetupSchema } from "~/lib/two-factor-forms";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { hasPassword } from "~/server/auth/account-management.server";
@@ -23,10 +23,10 @@ import { requestMeta } from "~/server/auth/session.server";
 import {
   disableTwoFactor,
   enableTwoFactor,
+  getTotpURI,
   qrCodeSvg,
   regenerateBackupCodes,
   secretOf,
-  setupInProgress,
   twoFactorState,
   verifySecondStep,
 } from "~/server/auth/two-factor.server";
@@ -37,7 +37,8 @@ import { redirectWithToast } from "~/server/toast.server";
 /**
  * Two-factor settings: switch it on (password → QR code, secret and backup codes → a first
  * code), see how many backup codes are left, make a new set, switch it off. Secrets and
- * codes are shown once, in the answer to the form that made them, never in a loader.
+ * codes are shown once, in the answer to the form that made them, never in a loader. After a
+ * wrong first code the secret is shown again only in the answer to the password.
  */
 export const handle = { i18n: ["auth"] };
 
@@ -66,15 +67,27 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 const schemas = {
   enable: enableSchema,
   verify: verifySetupSchema,
+  reveal: revealSchema,
   disable: disableSchema,
   regenerate: regenerateSchema,
 };
 type Intent = keyof typeof schemas;
 
-/** What the setup step shows: the QR code (SVG drawn here), the secret as text, the codes. */
-async function setupView(uri: string, backupCodes: string[]) {
+/**
+ * What the setup step shows: the QR code (SVG drawn here) and the secret as text, when the
+ * form answered was given the password; the backup codes shown with them.
+ */
+async function setupView(
+  uri: string | null,
+  backupCodes: string[],
+): Promise<{ secret?: string; qrSvg?: string; backupCodes: string[] }> {
+  if (!uri) return { backupCodes };
   return { secret: secretOf(uri), qrSvg: await qrCodeSvg(uri), backupCodes };
 }
+
+/** The backup codes the setup form carried back (shown again, never read from the store). */
+const carriedCodes = (value: string | undefined) =>
+  (value ?? "").split(" ").filter((code) => /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code));
 
 export async function action({ request, context }: Route.ActionArgs) {
   requireUser(context);
@@ -112,6 +125,14 @@ export async function action({ request, context }: Route.ActionArgs) {
           { headers: cookieHeaders(setCookies) },
         );
       }
+      case "reveal": {
+        const uri = await getTotpURI(auth, value.password!, meta);
+        return {
+          ...extra,
+          result: submission.reply({ resetForm: true }),
+          setup: await setupView(uri, carriedCodes(value.backupCodes)),
+        };
+      }
       case "regenerate": {
         const backupCodes = await regenerateBackupCodes(auth, value.password!, meta);
         return { ...extra, result: submission.reply({ resetForm: true }), newCodes: backupCodes };
@@ -127,11 +148,11 @@ export async function action({ request, context }: Route.ActionArgs) {
     }
   } catch (error) {
     const answer = failed(submission, error, { INVALID_PASSWORD: "password", INVALID_CODE: "code" }, extra);
-    if (intent !== "verify") return answer;
-    // A wrong first code: the same setup again, so the user can try the next code.
-    const uri = await setupInProgress(auth.user);
-    const codes = (value.backupCodes ?? "").split(" ").filter((code) => /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code));
-    return data({ ...answer.data, setup: uri ? await setupView(uri, codes) : undefined }, answer.init ?? undefined);
+    if (intent !== "verify" && intent !== "reveal") return answer;
+    // A wrong first code (or password): the setup again, to try the next code, without the secret.
+    const { setupPending } = await twoFactorState(auth.user.id);
+    const setup = setupPending ? await setupView(null, carriedCodes(value.backupCodes)) : undefined;
+    return data({ ...answer.data, setup }, answer.init ?? undefined);
   }
 }
 
@@ -157,7 +178,19 @@ export default function TwoFactorSettings({ loaderData }: Route.ComponentProps) 
         <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
       </div>
       {setup ? (
-        <SetupSection setup={setup} lastResult={actionData?.intent === "verify" ? actionData.result : undefined} />
+        <>
+          <SetupSection setup={setup} lastResult={actionData?.intent === "verify" ? actionData.result : undefined} />
+          {setup.secret ? null : (
+            <PasswordSection
+              intent="reveal"
+              title={t("twoFactor.settings.revealTitle")}
+              description={t("twoFactor.settings.revealDescription")}
+              submit={t("twoFactor.settings.reveal")}
+              lastResult={actionData?.intent === "reveal" ? actionData.result : undefined}
+              backupCodes={setup.backupCodes}
+            />
+          )}
+        </>
       ) : loaderData.enabled ? (
         <>
           <StatusSection {...loaderData} />
@@ -242,7 +275,7 @@ function Fact({ label, value, testId }: { label: string; value: string; testId?:
   );
 }
 
-/** A form that takes only the password (enable, new backup codes, disable). */
+/** A form that takes only the password (enable, show the setup again, new backup codes, disable). */
 function PasswordSection({
   intent,
   title,
@@ -251,21 +284,26 @@ function PasswordSection({
   lastResult,
   tone,
   variant = "primary",
+  backupCodes,
   children,
 }: {
-  intent: "enable" | "regenerate" | "disable";
+  intent: "enable" | "reveal" | "regenerate" | "disable";
   title: string;
   description: string;
   submit: string;
   lastResult: ActionData["result"];
   tone?: "danger";
   variant?: ButtonVariant;
+  /** The setup's backup codes, carried so that its answer shows them again. */
+  backupCodes?: string[];
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation("auth");
   const locale = useLocale();
   const pending = usePendingIntent(intent);
-  const schema = { enable: enableSchema, regenerate: regenerateSchema, disable: disableSchema }[intent];
+  const schema = { enable: enableSchema, reveal: revealSchema, regenerate: regenerateSchema, disable: disableSchema }[
+    intent
+  ];
   const [form, fields] = useForm({
     id: intent,
     lastResult,
@@ -279,6 +317,7 @@ function PasswordSection({
       {children}
       <Form method="post" {...getFormProps(form)} className="mt-4 flex flex-col gap-4 sm:max-w-sm">
         <input type="hidden" name="intent" value={intent} />
+        {backupCodes ? <input type="hidden" name="backupCodes" value={backupCodes.join(" ")} /> : null}
         <FormErrors id={form.errorId} errors={form.errors} />
         <Field
           field={fields.password}
@@ -315,28 +354,30 @@ function SetupSection({
   return (
     <Section
       id="setup"
-      title={t("twoFactor.settings.setupTitle")}
-      description={t("twoFactor.settings.setupDescription")}
+      title={t(setup.qrSvg ? "twoFactor.settings.setupTitle" : "twoFactor.settings.retryTitle")}
+      description={t(setup.qrSvg ? "twoFactor.settings.setupDescription" : "twoFactor.settings.retryDescription")}
     >
-      <div className="mt-4 flex flex-col gap-6 sm:flex-row">
-        <div
-          className="h-48 w-48 shrink-0 rounded-lg border border-slate-200 bg-white p-2"
-          role="img"
-          aria-label={t("twoFactor.settings.qrLabel")}
-          data-testid="totp-qr"
-          // The SVG is drawn by the qrcode library on the server from our own URI: no markup from users.
-          dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
-        />
-        <div className="flex flex-col gap-2 text-sm">
-          <p>{t("twoFactor.settings.secretHint")}</p>
-          <code
-            className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-base dark:bg-slate-800"
-            data-testid="totp-secret"
-          >
-            {setup.secret}
-          </code>
+      {setup.qrSvg ? (
+        <div className="mt-4 flex flex-col gap-6 sm:flex-row">
+          <div
+            className="h-48 w-48 shrink-0 rounded-lg border border-slate-200 bg-white p-2"
+            role="img"
+            aria-label={t("twoFactor.settings.qrLabel")}
+            data-testid="totp-qr"
+            // The SVG is drawn by the qrcode library on the server from our own URI: no markup from users.
+            dangerouslySetInnerHTML={{ __html: setup.qrSvg }}
+          />
+          <div className="flex flex-col gap-2 text-sm">
+            <p>{t("twoFactor.settings.secretHint")}</p>
+            <code
+              className="break-all rounded bg-slate-100 px-2 py-1 font-mono text-base dark:bg-slate-800"
+              data-testid="totp-secret"
+            >
+              {setup.secret}
+            </code>
+          </div>
         </div>
-      </div>
+      ) : null}
       {setup.backupCodes.length ? <BackupCodes codes={setup.backupCodes} /> : null}
       <Form method="post" {...getFormProps(form)} className="mt-6 flex flex-col gap-4 sm:max-w-sm">
         <input type="hidden" name="intent" value="verify" />

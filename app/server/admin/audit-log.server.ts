@@ -1,6 +1,8 @@
 /**
  * The audit log for the admin console: filtered pages of it, and the same filter as a CSV
  * download that streams in batches (the log grows without bound, so it is never read whole).
+ * A row written while an admin impersonated a user is the admin's: it shows them (acting as
+ * the user), and the user filter finds it under either.
  */
 import type { z } from "zod";
 import type { AuditLogFilter, auditLogQuery } from "~/lib/reports";
@@ -9,11 +11,26 @@ import { containing, prisma, type Prisma } from "~/server/db.server";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
-function auditWhere(filter: AuditLogFilter): Prisma.AuditLogWhereInput {
+/** The admins who impersonated someone (few: read through the index) whose email contains `text`. */
+async function impersonatorsMatching(text: string): Promise<string[]> {
+  const groups = await prisma.auditLog.groupBy({ by: ["impersonatedBy"], where: { impersonatedBy: { not: null } } });
+  const ids = groups.flatMap((group) => (group.impersonatedBy ? [group.impersonatedBy] : []));
+  if (!ids.length) return [];
+  const users = await prisma.user.findMany({
+    where: { id: { in: ids }, email: containing(text) },
+    select: { id: true },
+  });
+  return users.map((user) => user.id);
+}
+
+async function auditWhere(filter: AuditLogFilter): Promise<Prisma.AuditLogWhereInput> {
   const and: Prisma.AuditLogWhereInput[] = [];
   if (filter.category) and.push({ category: filter.category });
   if (filter.status) and.push({ status: filter.status });
-  if (filter.user) and.push({ user: { email: containing(filter.user) } });
+  if (filter.user) {
+    const admins = await impersonatorsMatching(filter.user);
+    and.push({ OR: [{ user: { email: containing(filter.user) } }, { impersonatedBy: { in: admins } }] });
+  }
   if (filter.from) and.push({ createdAt: { gte: new Date(`${filter.from}T00:00:00.000Z`) } });
   // The last day is included: everything before the next one.
   if (filter.to) and.push({ createdAt: { lt: new Date(new Date(`${filter.to}T00:00:00.000Z`).getTime() + DAY_MS) } });
@@ -34,13 +51,23 @@ const select = {
   ipAddress: true,
   userAgent: true,
   details: true,
+  impersonatedBy: true,
 } satisfies Prisma.AuditLogSelect;
+
+/** The emails of users by id (null for one deleted since). */
+async function emailsOf(ids: string[]): Promise<Map<string, string | null>> {
+  const emails = new Map<string, string | null>(ids.map((id) => [id, null]));
+  if (!ids.length) return emails;
+  const users = await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } });
+  for (const user of users) emails.set(user.id, user.email);
+  return emails;
+}
 
 // Newest first; the id breaks ties so that pages and CSV batches never skip or repeat a row.
 const newestFirst: Prisma.AuditLogOrderByWithRelationInput[] = [{ createdAt: "desc" }, { id: "desc" }];
 
 export async function auditLogPage(query: z.infer<typeof auditLogQuery>) {
-  const where = auditWhere(query);
+  const where = await auditWhere(query);
   const [total, categories] = await Promise.all([
     prisma.auditLog.count({ where }),
     prisma.auditLog.groupBy({ by: ["category"], orderBy: { category: "asc" }, _count: { _all: true } }),
@@ -54,6 +81,7 @@ export async function auditLogPage(query: z.infer<typeof auditLogQuery>) {
     take: query.size,
     select,
   });
+  const admins = await emailsOf([...new Set(rows.flatMap((row) => (row.impersonatedBy ? [row.impersonatedBy] : [])))]);
   return {
     categories: categories.map((group) => group.category),
     page,
@@ -64,6 +92,7 @@ export async function auditLogPage(query: z.infer<typeof auditLogQuery>) {
       ...row,
       createdAt: createdAt.toISOString(),
       email: user?.email ?? null,
+      impersonatorEmail: row.impersonatedBy ? admins.get(row.impersonatedBy) : null,
     })),
   };
 }
@@ -81,6 +110,8 @@ const CSV_COLUMNS = [
   "ipAddress",
   "userAgent",
   "details",
+  "impersonatedBy",
+  "impersonatedByEmail",
 ] as const;
 
 const CSV_BATCH = 1000;
@@ -99,7 +130,7 @@ const EMAIL_CACHE_MAX = 10_000;
  * slower at 100,000 rows. Emails are looked up per batch rather than joined for the same reason.
  */
 export function auditLogCsv(filter: AuditLogFilter): ReadableStream<Uint8Array> {
-  const where = auditWhere(filter);
+  let where: Prisma.AuditLogWhereInput | undefined;
   const encoder = new TextEncoder();
   const emails = new Map<string, string | null>();
   let last: { createdAt: Date; written: number } | null = null;
@@ -108,6 +139,7 @@ export function auditLogCsv(filter: AuditLogFilter): ReadableStream<Uint8Array> 
       controller.enqueue(encoder.encode(`\uFEFF${csvRow(CSV_COLUMNS)}`));
     },
     async pull(controller) {
+      where ??= await auditWhere(filter);
       const rows = await prisma.auditLog.findMany({
         where: last ? { AND: [where, { createdAt: { lte: last.createdAt } }] } : where,
         orderBy: newestFirst,
@@ -115,7 +147,7 @@ export function auditLogCsv(filter: AuditLogFilter): ReadableStream<Uint8Array> 
         take: CSV_BATCH,
         select: { ...select, user: false },
       });
-      const actors = [...new Set(rows.flatMap((row) => (row.userId ? [row.userId] : [])))];
+      const actors = [...new Set(rows.flatMap((row) => [row.userId, row.impersonatedBy].filter((id) => id !== null)))];
       if (emails.size + actors.length > EMAIL_CACHE_MAX) emails.clear();
       const unknown = actors.filter((id) => !emails.has(id));
       if (unknown.length > 0) {
@@ -140,6 +172,8 @@ export function auditLogCsv(filter: AuditLogFilter): ReadableStream<Uint8Array> 
                 row.ipAddress,
                 row.userAgent,
                 row.details,
+                row.impersonatedBy,
+                row.impersonatedBy ? emails.get(row.impersonatedBy) : null,
               ]),
             )
             .join(""),

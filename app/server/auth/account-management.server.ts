@@ -18,9 +18,9 @@
  * - revoke-session with another user's live session answers 401 UNAUTHORIZED (the spec's
  *   "Unauthorized when revoking another user's session"; the spec wins over the contract's
  *   silent success). A token that matches no session is a no-op success: it is already gone.
- * - change-email by a VERIFIED user to an address another account has answers exactly like a
- *   successful request (no mail, nothing changes), so the API cannot be used to find out who
- *   has an account. An UNVERIFIED user gets 422 USER_ALREADY_EXISTS (spec section 5).
+ * - change-email to an address another account has answers exactly like a successful request
+ *   (nothing changes; the owner of that address is told), whether or not the caller's own
+ *   address is verified, so the API cannot be used to find out who has an account.
  * - delete-user: password → delete at once; token → delete at once; neither → the session
  *   must be fresh (else SESSION_EXPIRED) and a confirmation link is emailed.
  */
@@ -31,7 +31,7 @@ import { audit } from "~/server/audit.server";
 import { endSubscriptionsOf } from "~/server/billing/billing.server";
 import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
-import { fail, isErrorCode, type ErrorCode } from "~/server/errors.server";
+import { fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { sendMail, sendMailOrUndo } from "~/server/mail/index.server";
 import {
   credentialAccount,
@@ -331,15 +331,16 @@ export async function setPassword(auth: AuthSession, input: SetPasswordInput, me
  * address; a verified user's old address gets a confirmation link (JWT with the old email,
  * `updateTo` and requestType "change-email-confirmation", followed by verify-email in
  * accounts.server.ts: the email then changes, becomes unverified, and the new address gets a
- * verification). An address another account has: 422 USER_ALREADY_EXISTS for an unverified
- * user, the ordinary answer for a verified one (see the header).
- * `emailChanged` tells a page which message to show; the API answers `{status: true}`.
+ * verification). An address another account has: the same answer, after the same work (one
+ * email: the owner of the address learns that someone tried to use it), and nothing changes.
+ * `wasVerified` tells a page which message to show (the same for a taken address as for a
+ * free one); the API answers `{status: true}`.
  */
 export async function changeEmail(
   auth: AuthSession,
   input: ChangeEmailInput,
   meta: RequestMeta,
-): Promise<{ emailChanged: boolean; user: AuthUser; setCookies: string[] }> {
+): Promise<{ wasVerified: boolean; user: AuthUser; setCookies: string[] }> {
   const parsed = check(changeEmailInput, input);
   checkUrl(parsed.callbackURL, "INVALID_CALLBACK_URL");
   const { session, user } = await authoritative(auth);
@@ -349,42 +350,53 @@ export async function changeEmail(
   const record = (status: "success" | "failure", details: Record<string, unknown>) =>
     audit({ userId: user.id, category: "email", action: "change-email", status, details, meta });
 
-  const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true, name: true } });
-  if (taken) {
-    await record("failure", { reason: "USER_ALREADY_EXISTS", from: user.email, to: newEmail });
-    if (!user.emailVerified) fail("USER_ALREADY_EXISTS");
-    // The same work as the free-address path below (one email), so that timing tells nothing;
-    // the owner of the address learns that someone tried to use it.
+  // Taken or free, verified or not: the same answer, after at least the same time.
+  return atLeast(ANONYMOUS_FLOOR_MS, async () => {
+    const unchanged = { wasVerified: user.emailVerified, user, setCookies: [] };
+    const taken = await prisma.user.findUnique({ where: { email: newEmail }, select: { id: true, name: true } });
+    if (taken) {
+      await record("failure", { reason: "USER_ALREADY_EXISTS", from: user.email, to: newEmail });
+      // The same work as the free-address paths below (one email), so that timing tells nothing;
+      // the owner of the address learns that someone tried to use it.
+      await sendMail({
+        to: newEmail,
+        template: "email-in-use",
+        locale: meta.locale,
+        data: { url: `${loadEnv().BASE_URL}${localizePath("/signin", meta.locale)}`, name: taken.name },
+      });
+      return unchanged;
+    }
+
+    if (!user.emailVerified) {
+      // The verification first: if it cannot be sent, the address stays as it was. (Should the
+      // move then fail, the link sent names an address this user does not have: it is dead.)
+      await sendVerificationMail({ id: user.id, email: newEmail, name: user.name }, meta, callbackURL);
+      let updated: AuthUser;
+      try {
+        updated = await moveToUnverifiedEmail(user.id, newEmail);
+      } catch (error) {
+        // Taken meanwhile by another account: the same answer as for a taken address.
+        if (!isAppError(error) || error.code !== "USER_ALREADY_EXISTS") throw error;
+        await record("failure", { reason: "USER_ALREADY_EXISTS", from: user.email, to: newEmail });
+        return unchanged;
+      }
+      await record("success", { from: user.email, to: newEmail, step: "updated" });
+      return { wasVerified: false, user: updated, setCookies: [cookieCacheCookie({ session, user: updated })] };
+    }
+
+    const url = verificationLink(
+      { email: user.email, userId: user.id, updateTo: newEmail, requestType: "change-email-confirmation" },
+      callbackURL,
+    );
     await sendMail({
-      to: newEmail,
-      template: "email-in-use",
+      to: user.email,
+      template: "change-email-confirmation",
       locale: meta.locale,
-      data: { url: `${loadEnv().BASE_URL}${localizePath("/signin", meta.locale)}`, name: taken.name },
+      data: { url, name: user.name, oldEmail: user.email, newEmail },
     });
-    return { emailChanged: false, user, setCookies: [] };
-  }
-
-  if (!user.emailVerified) {
-    // The verification first: if it cannot be sent, the address stays as it was. (Should the
-    // move then fail, the link sent names an address this user does not have: it is dead.)
-    await sendVerificationMail({ id: user.id, email: newEmail, name: user.name }, meta, callbackURL);
-    const updated = await moveToUnverifiedEmail(user.id, newEmail);
-    await record("success", { from: user.email, to: newEmail, step: "updated" });
-    return { emailChanged: true, user: updated, setCookies: [cookieCacheCookie({ session, user: updated })] };
-  }
-
-  const url = verificationLink(
-    { email: user.email, userId: user.id, updateTo: newEmail, requestType: "change-email-confirmation" },
-    callbackURL,
-  );
-  await sendMail({
-    to: user.email,
-    template: "change-email-confirmation",
-    locale: meta.locale,
-    data: { url, name: user.name, oldEmail: user.email, newEmail },
+    await record("success", { from: user.email, to: newEmail, step: "confirmation-sent" });
+    return unchanged;
   });
-  await record("success", { from: user.email, to: newEmail, step: "confirmation-sent" });
-  return { emailChanged: false, user, setCookies: [] };
 }
 
 // ---- update user ----

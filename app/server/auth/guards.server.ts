@@ -1,4 +1,4 @@
-import { createContext, redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
+import { redirect, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { navigation } from "~/config/navigation";
 import { localizePath, splitLocale } from "~/i18n/config";
 import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
@@ -8,11 +8,10 @@ import {
   clearSessionCookies,
   getSession,
   hasSessionCookies,
+  sessionContext,
   type AuthSession,
   type SessionUser,
 } from "./session.server";
-
-const sessionContext = createContext<AuthSession | null>(null);
 
 /**
  * Reads the session once per request; every guard and loader shares it. A due sliding

@@ -15,7 +15,7 @@
  *   instance; apart from those short-lived marks nothing is kept in process memory.
  */
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
-import type { RouterContextProvider } from "react-router";
+import { createContext, type RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
 import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, type Locale } from "~/i18n/config";
 import { prisma, type Prisma, type Session } from "~/server/db.server";
@@ -102,9 +102,17 @@ export interface AuthSession {
   user: AuthUser;
 }
 
+/** The request's session (row + user), read once by the session middleware for pages. */
+export const sessionContext = createContext<AuthSession | null>(null);
+
 export interface RequestMeta {
   ipAddress: string | null;
   userAgent: string | null;
+  /**
+   * The admin acting as the user when the request comes from an impersonation session; every
+   * audit row the request writes names them. The API sets it when it reads the session.
+   */
+  impersonatedBy?: string | null;
   /** The language for emails and messages this request triggers. */
   locale: Locale;
   /** The token of the browser's trusted-device cookie (two-factor.server.ts), if any. */
@@ -128,6 +136,7 @@ export function requestMeta(request: Request, context: Readonly<RouterContextPro
     userAgent: request.headers.get("User-Agent"),
     locale,
     trustedDevice: readSignedCookie(request, trustDeviceCookieName()),
+    impersonatedBy: context.get(sessionContext)?.session.impersonatedBy ?? null,
   };
 }
 

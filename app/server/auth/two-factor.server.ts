@@ -6,9 +6,12 @@
  *   accepted). The accepted step is remembered, so a code works once: neither it nor an
  *   older one is accepted again. The secret is encrypted at rest.
  * - Ten backup codes, stored as HMACs, each good once (one row each: using one deletes it).
+ *   A set made with an authenticator set-up waits beside it and replaces the user's codes only
+ *   when the set-up's first code confirms it.
  * - A six-digit code by email, valid 3 minutes, hashed, 5 wrong tries.
  * - Switching two-factor on always takes the password, and only happens after a first valid
- *   code from the authenticator.
+ *   code from the authenticator. An authenticator that never gave that code counts for
+ *   nothing at sign-in, and its secret is shown again only to someone who gives the password.
  *
  * Sign-in: when the first factor was right for a user with two-factor (and the browser is
  * not a trusted one), `signInSession` throws `SecondFactorRequired` instead of making a
@@ -230,14 +233,19 @@ async function acceptBackupCode(userId: string, given: string): Promise<boolean>
   return count === 1;
 }
 
-/** Replaces the user's backup codes with ten new ones and returns them (shown once). */
-async function newBackupCodes(tx: Tx, userId: string): Promise<string[]> {
-  const codes = Array.from({ length: BACKUP_CODE_COUNT }, () => randomToken(10));
+/** Ten new backup codes: as shown (once), and their HMACs as stored. */
+function newBackupCodes(): { codes: string[]; hashes: string[] } {
+  const values = Array.from({ length: BACKUP_CODE_COUNT }, () => randomToken(10));
+  return {
+    codes: values.map((value) => `${value.slice(0, 5)}-${value.slice(5)}`),
+    hashes: values.map((value) => macOf("backup-code", value)),
+  };
+}
+
+/** The user's backup codes become exactly `hashes`. */
+async function replaceBackupCodes(tx: Tx, userId: string, hashes: string[]): Promise<void> {
   await tx.backupCode.deleteMany({ where: { userId } });
-  await tx.backupCode.createMany({
-    data: codes.map((value) => ({ userId, codeHash: macOf("backup-code", value) })),
-  });
-  return codes.map((value) => `${value.slice(0, 5)}-${value.slice(5)}`);
+  await tx.backupCode.createMany({ data: hashes.map((codeHash) => ({ userId, codeHash })) });
 }
 
 // ---- enabling, disabling, backup codes (a session and the password) ----
@@ -275,8 +283,9 @@ export function qrCodeSvg(uri: string): Promise<string> {
 export const secretOf = (uri: string) => new URL(uri).searchParams.get("secret") ?? "";
 
 /**
- * Starts two-factor. TOTP: a new secret is stored unverified with a new set of backup codes;
- * two-factor switches on at the first valid code (`verifyTotp`). Email codes: on at once.
+ * Starts two-factor. TOTP: a new secret is stored unverified, with a new set of backup codes
+ * that waits beside the current one; at the first valid code (`verifySecondStep`) the secret
+ * counts and the new set replaces the old. Email codes: on at once.
  */
 export async function enableTwoFactor(
   auth: AuthSession,
@@ -305,34 +314,31 @@ export async function enableTwoFactor(
   }
   if (existing?.secret && existing.verified) fail("TOTP_ALREADY_ENABLED");
   const secret = encodeBase32UpperCaseNoPadding(randomBytes(20));
-  const backupCodes = await prisma.$transaction(async (tx) => {
-    const data = { secret: encryptSecret(loadEnv().AUTH_SECRET, secret), verified: false, lastUsedStep: null };
-    await tx.twoFactor.upsert({
-      where: { userId: auth.user.id },
-      create: { userId: auth.user.id, ...data },
-      update: data,
-    });
-    return newBackupCodes(tx, auth.user.id);
+  const { codes, hashes } = newBackupCodes();
+  const data = {
+    secret: encryptSecret(loadEnv().AUTH_SECRET, secret),
+    verified: false,
+    lastUsedStep: null,
+    pendingBackupCodes: hashes.join(" "),
+  };
+  await prisma.twoFactor.upsert({
+    where: { userId: auth.user.id },
+    create: { userId: auth.user.id, ...data },
+    update: data,
   });
-  return { method: "totp", totpURI: totpURI(secret, auth.user.email, input.issuer || defaultIssuer()), backupCodes };
+  return {
+    method: "totp",
+    totpURI: totpURI(secret, auth.user.email, input.issuer || defaultIssuer()),
+    backupCodes: codes,
+  };
 }
 
-/** The otpauth URI of the secret stored at enable (password required). */
+/** The otpauth URI of the secret stored at enable, confirmed or not (password required). */
 export async function getTotpURI(auth: AuthSession, password: string, meta: RequestMeta): Promise<string> {
   await assertPassword(auth, password, meta, "two-factor-get-uri");
   const row = await prisma.twoFactor.findUnique({ where: { userId: auth.user.id } });
   if (!row?.secret) fail("TOTP_NOT_ENABLED");
   return totpURI(decryptSecret(loadEnv().AUTH_SECRET, row.secret), auth.user.email, defaultIssuer());
-}
-
-/**
- * The otpauth URI of a setup still waiting for its first code, else null: the settings page
- * shows it again after a wrong code (it protects nothing until it is verified).
- */
-export async function setupInProgress(user: Pick<AuthUser, "id" | "email">): Promise<string | null> {
-  const row = await prisma.twoFactor.findUnique({ where: { userId: user.id } });
-  if (!row?.secret || row.verified) return null;
-  return totpURI(decryptSecret(loadEnv().AUTH_SECRET, row.secret), user.email, defaultIssuer());
 }
 
 /** Switches two-factor off; the session is replaced and every trusted browser forgotten. */
@@ -350,7 +356,8 @@ export async function regenerateBackupCodes(auth: AuthSession, password: string,
   await assertPassword(auth, password, meta, "backup-codes-regenerated");
   const user = await prisma.user.findUnique({ where: { id: auth.user.id }, select: { twoFactorEnabled: true } });
   if (!user?.twoFactorEnabled) fail("TWO_FACTOR_NOT_ENABLED");
-  const codes = await prisma.$transaction((tx) => newBackupCodes(tx, auth.user.id));
+  const { codes, hashes } = newBackupCodes();
+  await prisma.$transaction((tx) => replaceBackupCodes(tx, auth.user.id, hashes));
   await audit({
     userId: auth.user.id,
     category: "security",
@@ -457,7 +464,8 @@ export async function verifySecondStep(
 ): Promise<SecondStepResult> {
   const userId = caller.kind === "pending" ? caller.pending.userId : caller.auth.user.id;
   const row = await prisma.twoFactor.findUnique({ where: { userId } });
-  if (kind === "totp" && !row?.secret) fail("TOTP_NOT_ENABLED");
+  // At sign-in only a confirmed authenticator counts; a signed-in user's code may confirm one.
+  if (kind === "totp" && !(row?.secret && (row.verified || caller.kind === "session"))) fail("TOTP_NOT_ENABLED");
   if (kind === "otp" && !row) fail("OTP_NOT_CONFIGURED");
   if (kind === "backup-code" && !(await prisma.backupCode.count({ where: { userId } }))) {
     fail("BACKUP_CODES_NOT_ENABLED");
@@ -498,11 +506,17 @@ async function verifySignedIn(
   const ok = await acceptCode(kind, row, auth.user.id, given);
   if (!ok) fail(INVALID[kind]);
   if (kind === "totp" && !row.verified) {
-    // The first code from the authenticator: two-factor is on from now.
-    await prisma.$transaction([
-      prisma.twoFactor.update({ where: { id: row.id }, data: { verified: true } }),
-      prisma.user.update({ where: { id: auth.user.id }, data: { twoFactorEnabled: true } }),
-    ]);
+    // The first code from the authenticator: two-factor is on from now, with the set-up's codes.
+    await prisma.$transaction(async (tx) => {
+      // Only the secret the code was checked against: a set-up started again meanwhile waits.
+      const { count } = await tx.twoFactor.updateMany({
+        where: { id: row.id, secret: row.secret },
+        data: { verified: true, pendingBackupCodes: null },
+      });
+      if (count !== 1) fail("INVALID_CODE");
+      if (row.pendingBackupCodes) await replaceBackupCodes(tx, auth.user.id, row.pendingBackupCodes.split(" "));
+      await tx.user.update({ where: { id: auth.user.id }, data: { twoFactorEnabled: true } });
+    });
     await audit({
       userId: auth.user.id,
       category: "security",

@@ -36,8 +36,13 @@ export async function twoFactorJourney(page: Page, locale: string) {
   await verify.getByLabel(t("twoFactor.settings.firstCode"), { exact: true }).fill(totp(secret, stepAt() - 20));
   await verify.getByRole("button", { name: t("twoFactor.settings.verify") }).click();
   await expect(page.getByText(t("errors.INVALID_CODE"))).toBeVisible();
-  // The setup is shown again after a wrong code.
+  // After a wrong code the secret is shown again only to someone who gives the password.
+  await expect(page.getByTestId("totp-secret")).toHaveCount(0);
+  const reveal = formWith(page, t("twoFactor.settings.reveal"));
+  await reveal.getByLabel(t("form.password"), { exact: true }).fill(password);
+  await reveal.getByRole("button", { name: t("twoFactor.settings.reveal") }).click();
   await expect(page.getByTestId("totp-secret")).toHaveText(secret);
+  expect(await page.getByTestId("backup-codes").locator("li").allTextContents()).toEqual(backupCodes);
   await verify.getByLabel(t("twoFactor.settings.firstCode"), { exact: true }).fill(totp(secret));
   await verify.getByRole("button", { name: t("twoFactor.settings.verify") }).click();
   await expect(toast(page, t("twoFactor.settings.enabled"))).toBeVisible();

@@ -206,7 +206,19 @@ function AuditRow({ row }: { row: LoaderData["log"]["rows"][number] }) {
       <td className="px-3 py-2 whitespace-nowrap">
         <LocalTime iso={row.createdAt} locale={locale} />
       </td>
-      <td className="px-3 py-2">{row.email ?? row.userId ?? "—"}</td>
+      <td className="px-3 py-2">
+        {row.impersonatedBy ? (
+          // The admin's doing while impersonating: shown as theirs, acting as the user.
+          <>
+            <span data-impersonated-by={row.impersonatedBy}>{row.impersonatorEmail ?? row.impersonatedBy}</span>{" "}
+            <span className="text-slate-600 dark:text-slate-400">
+              {t("auditLog.actingAs", { user: row.email ?? row.userId ?? "—" })}
+            </span>
+          </>
+        ) : (
+          (row.email ?? row.userId ?? "—")
+        )}
+      </td>
       <td className="px-3 py-2">{t(`auditLog.categories.${row.category}`, { defaultValue: row.category })}</td>
       <td className="px-3 py-2 font-mono">{row.action}</td>
       <td className="px-3 py-2">

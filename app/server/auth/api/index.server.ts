@@ -276,6 +276,8 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       (sessionRead ??= getSession(request, options).then((auth) => {
         if (!auth) return null;
         cookies.push(...auth.setCookies);
+        // An impersonation session: the audit rows of this request name the admin.
+        meta.impersonatedBy = auth.session.impersonatedBy ?? null;
         return { session: auth.session, user: auth.user };
       }));
     // Who is asking comes before what they sent: a caller without a session learns nothing

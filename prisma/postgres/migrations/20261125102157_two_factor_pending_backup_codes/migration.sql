@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "two_factor" ADD COLUMN     "pendingBackupCodes" TEXT;
+
