@@ -3,6 +3,36 @@ import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
 
+/**
+ * The server's layers, lowest first: a domain may import the ones below it, never one above
+ * it nor the /api/auth dispatcher (api.server.ts) that sits on top of them all. Type-only
+ * imports are allowed (they vanish at run time).
+ */
+const SERVER_LAYERS = ["auth", "organization", "billing", "admin"];
+const importOf = (target) => `^(~/server/|(\\.\\./)+)${target}`;
+const layerRules = SERVER_LAYERS.map((layer, index) => ({
+  files: [`app/server/${layer}/**/*.ts`],
+  rules: {
+    "@typescript-eslint/no-restricted-imports": [
+      "error",
+      {
+        patterns: [
+          ...SERVER_LAYERS.slice(index + 1).map((above) => ({
+            regex: importOf(`${above}/`),
+            allowTypeImports: true,
+            message: `${layer} sits below ${above}: move the code up, or let ${above} register a step (see deletion.server.ts).`,
+          })),
+          {
+            regex: importOf("api\\.server$"),
+            allowTypeImports: true,
+            message: "The dispatcher sits on top: domains export endpoint tables, they never import it.",
+          },
+        ],
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   {
     ignores: [
@@ -39,4 +69,5 @@ export default tseslint.config(
       ],
     },
   },
+  ...layerRules,
 );

@@ -7,7 +7,7 @@
 import * as build from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
-import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/auth/api/index.server";
+import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/api.server";
 import { untrustedOriginResponse } from "~/server/auth/origin.server";
 import { startRevocationListener, stopRevocationListener } from "~/server/auth/revocation.server";
 import { closeDatabase as closeClient } from "~/server/db.server";

@@ -22,7 +22,7 @@ import { zodErrorMap } from "~/lib/validation";
 import { sendVerificationEmail, signInEmail } from "~/server/auth/accounts.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { SecondFactorRequired } from "~/server/auth/two-factor.server";
+import { SecondFactorRequired } from "~/server/auth/sign-in.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import {

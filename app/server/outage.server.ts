@@ -8,7 +8,7 @@
  * entry's `handleError`, which calls `noteOutage` with the request's context. The root
  * middleware below reads that note once the page is rendered and, when the database was the
  * cause, throws a 503 instead, which React Router renders through the root error boundary
- * (root.tsx words it). The JSON API maps the same errors itself (auth/api/index.server.ts).
+ * (root.tsx words it). The JSON API maps the same errors itself (api.server.ts).
  */
 import { createContext, data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
 import { isDatabaseUnavailable } from "~/server/db.server";

@@ -15,7 +15,7 @@ import { join, relative } from "node:path";
 import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
-import type { RegisteredEndpoint } from "~/server/auth/api/index.server";
+import type { RegisteredEndpoint } from "~/server/api.server";
 import { startPolarStandIn, type PolarStandIn } from "../support/polar-stand-in";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
 import { secretOfURI, totp } from "../support/totp";
@@ -720,7 +720,7 @@ beforeAll(async () => {
     },
   });
   ({ base, prisma } = app);
-  const api = await import("~/server/auth/api/index.server");
+  const api = await import("~/server/api.server");
   endpoints = api.registeredEndpoints();
   urlFields = new Map(api.URL_FIELDS.map(([field, code]) => [field, code]));
 

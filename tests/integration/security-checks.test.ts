@@ -351,7 +351,7 @@ describe("admin pages and APIs refuse everyone else, on every route", () => {
       [...user.jar].map(([name, value]) => `${name}=${value}`),
     );
     // Imported here: the server modules read the test database's address when first loaded.
-    const { endpoints: adminEndpoints } = await import("~/server/auth/api/admin.server");
+    const { endpoints: adminEndpoints } = await import("~/server/admin/api.server");
     for (const endpoint of adminEndpoints) {
       const query = endpoint.method === "GET" ? `?${new URLSearchParams({ id: user.id, userId: user.id })}` : "";
       const url = `${app.base}/api/auth${endpoint.path}${query}`;

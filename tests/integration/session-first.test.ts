@@ -5,7 +5,7 @@
  * payment provider, since each provider's endpoints exist only while it is in use.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { RegisteredEndpoint } from "~/server/auth/api/index.server";
+import type { RegisteredEndpoint } from "~/server/api.server";
 import { startServer, type RunningServer } from "./helpers/server";
 
 let servers: RunningServer[] = [];
@@ -16,7 +16,7 @@ beforeAll(async () => {
     startServer({ PAYMENT_PROVIDER: "stripe", STRIPE_SECRET_KEY: "sk_test_first", STRIPE_WEBHOOK_SECRET: "whsec_x" }),
     startServer({ PAYMENT_PROVIDER: "polar", POLAR_ACCESS_TOKEN: "polar_oat_first", POLAR_WEBHOOK_SECRET: "whs_x" }),
   ]);
-  endpoints = (await import("~/server/auth/api/index.server")).registeredEndpoints();
+  endpoints = (await import("~/server/api.server")).registeredEndpoints();
 }, 120_000);
 
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import type { Route } from "./+types/auth";
-import { handleAuthRequest } from "~/server/auth/api/index.server";
+import { handleAuthRequest } from "~/server/api.server";
 
 /** /api/auth/*: the JSON API of the better-auth contract; every call is dispatched by the registry. */
 export function loader({ request, context }: Route.LoaderArgs) {

@@ -31,7 +31,7 @@ import {
   type AuthUser,
   type RequestMeta,
 } from "~/server/auth/session.server";
-import { endSubscriptionsOf } from "~/server/billing/billing.server";
+import { prepareDeletion } from "~/server/deletion.server";
 import { databaseProvider, isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { AppError, fail, type ErrorCode } from "~/server/errors.server";
 
@@ -318,7 +318,7 @@ export async function setUserPassword(
 export async function removeUser(admin: AuthSession, userId: string, meta: RequestMeta) {
   if (userId === admin.user.id) fail("YOU_CANNOT_REMOVE_YOURSELF");
   const user = await targetUser(userId);
-  await endSubscriptionsOf(userId, admin.user.id, meta);
+  await prepareDeletion({ kind: "user", id: userId, actorId: admin.user.id, meta });
   await auditAdmin(admin, "remove-user", userId, meta, { email: user.email });
   await prisma.$transaction(async (tx) => {
     await deleteSessions(userId, {}, tx);

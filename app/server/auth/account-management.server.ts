@@ -28,7 +28,7 @@ import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { audit } from "~/server/audit.server";
-import { endSubscriptionsOf } from "~/server/billing/billing.server";
+import { prepareDeletion } from "~/server/deletion.server";
 import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
@@ -575,7 +575,7 @@ export async function deleteUser(
       return refuse("INVALID_PASSWORD");
     }
     if (!(await verifyPassword(password, account.password))) return refuse("INVALID_PASSWORD");
-    await endSubscriptionsOf(user.id, user.id, meta);
+    await prepareDeletion({ kind: "user", id: user.id, actorId: user.id, meta });
     await removeUser(user, "password", meta);
     return { deleted: true, message: "User deleted", setCookies: clearSessionCookies() };
   }
@@ -583,7 +583,7 @@ export async function deleteUser(
   if (token) {
     // Only the caller's own token counts; peek first so a wrong user cannot spend it.
     if ((await peekToken(DELETE_ACCOUNT_PREFIX, token)) !== user.id) return refuse("INVALID_TOKEN");
-    await endSubscriptionsOf(user.id, user.id, meta); // before the token is spent: a failure keeps it
+    await prepareDeletion({ kind: "user", id: user.id, actorId: user.id, meta }); // before the token is spent: a failure keeps it
     if ((await consumeToken(DELETE_ACCOUNT_PREFIX, token)) !== user.id) return refuse("INVALID_TOKEN");
     await removeUser(user, "token", meta);
     return { deleted: true, message: "User deleted", setCookies: clearSessionCookies() };
@@ -625,7 +625,7 @@ export async function deleteUserCallback(
   if (!auth) fail("UNAUTHORIZED");
   const { user } = await authoritative(auth);
   if (!input.token || (await peekToken(DELETE_ACCOUNT_PREFIX, input.token)) !== user.id) fail("INVALID_TOKEN");
-  await endSubscriptionsOf(user.id, user.id, meta); // before the token is spent: a failure keeps it
+  await prepareDeletion({ kind: "user", id: user.id, actorId: user.id, meta }); // before the token is spent: a failure keeps it
   if ((await consumeToken(DELETE_ACCOUNT_PREFIX, input.token)) !== user.id) fail("INVALID_TOKEN");
   await removeUser(user, "email-confirmation", meta);
   return { setCookies: clearSessionCookies() };

@@ -10,15 +10,14 @@ import { localizePath } from "~/i18n/config";
 import { audit } from "~/server/audit.server";
 import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
-import { AppError, fail, isAppError } from "~/server/errors.server";
+import { AppError, fail } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
-import { secondFactorGate, SecondFactorRequired } from "./two-factor.server";
+import { auditingBan, SecondFactorRequired, signInSession } from "./sign-in.server";
 import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
   authUserSelect,
   cookieCacheCookie,
-  createSession,
   deleteSessions,
   refuseBanned,
   type AuthSession,
@@ -453,54 +452,4 @@ export async function moveToUnverifiedEmail(userId: string, newEmail: string): P
     if (isUniqueViolation(error)) fail("USER_ALREADY_EXISTS");
     throw error;
   }
-}
-
-/** Runs a step of a sign-in; when the ban rule (session.server.ts) refuses it, the refusal is audited. */
-async function auditingBan<T>(userId: string, meta: RequestMeta, details: object, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run();
-  } catch (error) {
-    if (isAppError(error) && error.code === "BANNED_USER") {
-      const reason = "BANNED_USER";
-      await audit({
-        userId,
-        category: "auth",
-        action: "sign-in",
-        status: "failure",
-        details: { ...details, reason },
-        meta,
-      });
-    }
-    throw error;
-  }
-}
-
-/**
- * Every way of signing in ends here: a new session and its audit row. A user with two-factor
- * gets a pending sign-in instead (SecondFactorRequired is thrown), unless this is the second
- * step itself, a passkey (already two factors) or a trusted browser.
- */
-export async function signInSession(
-  userId: string,
-  meta: RequestMeta,
-  details: { method: string; rememberMe?: boolean; secondFactor?: string },
-): Promise<Awaited<ReturnType<typeof createSession>>> {
-  // A banned user is refused by createSession, or by the gate before a second step is due.
-  const { created, trustCookie } = await auditingBan(userId, meta, details, async () => {
-    const trustCookie =
-      details.secondFactor || details.method === "passkey" ? null : await secondFactorGate(userId, meta, details);
-    return { created: await createSession(userId, meta, { rememberMe: details.rememberMe ?? true }), trustCookie };
-  });
-  if (trustCookie) created.setCookies.push(trustCookie);
-  await audit({
-    userId,
-    category: "auth",
-    action: "sign-in",
-    status: "success",
-    targetType: "session",
-    targetId: created.session.id,
-    details,
-    meta,
-  });
-  return created;
 }

@@ -28,7 +28,7 @@ import { isUniqueViolation, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, type ErrorCode } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
-import { signInSession } from "./accounts.server";
+import { signInSession } from "./sign-in.server";
 import {
   cookieName,
   randomToken,

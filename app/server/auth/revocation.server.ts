@@ -17,11 +17,13 @@
 import pg from "pg";
 import { providerOf } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
-import { COOKIE_CACHE_MAX_AGE } from "./session.server";
+
+/** How long (seconds) a cookie-cached session is trusted without reading the database. */
+export const COOKIE_CACHE_MAX_AGE = 60;
 
 const CHANNEL = "session_revocation";
-/** A cache lifetime plus a margin for clock differences between instances (a function: the import is circular). */
-const windowMs = () => (COOKIE_CACHE_MAX_AGE + 5) * 1000;
+/** A cache lifetime plus a margin for clock differences between instances. */
+const WINDOW_MS = (COOKIE_CACHE_MAX_AGE + 5) * 1000;
 /** Past this many users with live marks, trust no cache at all for one window (bounded memory). */
 const MAX_MARKS = 50_000;
 const HEARTBEAT_MS = 10_000;
@@ -48,10 +50,10 @@ function mark(userId: string): void {
     for (const [id, until] of staleUntil) if (until <= now) staleUntil.delete(id);
     if (staleUntil.size >= MAX_MARKS) {
       staleUntil.clear();
-      distrustAllUntil = Math.max(distrustAllUntil, now + windowMs());
+      distrustAllUntil = Math.max(distrustAllUntil, now + WINDOW_MS);
     }
   }
-  staleUntil.set(userId, now + windowMs());
+  staleUntil.set(userId, now + WINDOW_MS);
 }
 
 type Notifier = { $executeRaw(query: TemplateStringsArray, ...values: unknown[]): Promise<number> };
@@ -115,7 +117,7 @@ async function connect(url: string): Promise<void> {
   listener = client;
   retryDelay = RETRY_MS.first;
   // Notices sent while nobody listened are lost: caches written before them may still be around.
-  distrustAllUntil = Date.now() + windowMs();
+  distrustAllUntil = Date.now() + WINDOW_MS;
   console.log("Revocation listener connected");
   // A connection that dies silently (no FIN, no RST) is only noticed by using it.
   heartbeat = setInterval(() => {

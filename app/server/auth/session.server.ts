@@ -23,14 +23,13 @@ import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { getLocale } from "~/server/i18n.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
-import { announceRevocation, cacheTrusted } from "./revocation.server";
+import { announceRevocation, cacheTrusted, COOKIE_CACHE_MAX_AGE } from "./revocation.server";
 
 export const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
 export const SESSION_UPDATE_AGE = 24 * 60 * 60;
 export const SESSION_FRESH_AGE = 24 * 60 * 60;
 /** The lifetime of a session created with rememberMe off. */
 export const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
-export const COOKIE_CACHE_MAX_AGE = 60;
 /** Browsers drop cookies above ~4096 bytes; the spec caps the cache at 4093 characters. */
 export const COOKIE_CACHE_MAX_LENGTH = 4093;
 

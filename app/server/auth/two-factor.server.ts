@@ -16,7 +16,7 @@
  * Sign-in: when the first factor was right for a user with two-factor (and the browser is
  * not a trusted one), `signInSession` throws `SecondFactorRequired` instead of making a
  * session: a PendingSignIn row, named by a short-lived signed cookie, waits for the second
- * step. Limits: 5 code tries per pending sign-in; 10 failures in a row (across sign-ins)
+ * step (the gate is in sign-in.server.ts). Limits: 5 code tries per pending sign-in; 10 failures in a row (across sign-ins)
  * lock the second step for 15 minutes.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
@@ -31,22 +31,19 @@ import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
 import { sendMail } from "~/server/mail/index.server";
-import { credentialAccount, signInSession } from "./accounts.server";
+import { credentialAccount } from "./accounts.server";
 import { verifyPassword } from "./password.server";
 import { announceRevocation } from "./revocation.server";
 import { booleanish } from "./schemas.server";
+import { methodsOf, pendingCookieName, signInSession, trustDevice } from "./sign-in.server";
 import {
   authUserSelect,
-  clearSessionCookies,
-  cookieName,
   createSession,
   deleteSessions,
   expiredCookie,
   hashToken,
   randomToken,
   readSignedCookie,
-  refuseBanned,
-  signedCookie,
   trustDeviceCookieName,
   wasRemembered,
   type AuthSession,
@@ -58,19 +55,12 @@ type Tx = Prisma.TransactionClient;
 
 export const TOTP_PERIOD = 30;
 export const TOTP_DIGITS = 6;
-/** The pending sign-in (and its cookie) lasts 10 minutes. */
-export const PENDING_MAX_AGE = 10 * 60;
-export const TRUST_DEVICE_MAX_AGE = 30 * 24 * 60 * 60;
 export const OTP_LIFETIME = 3 * 60;
 export const BACKUP_CODE_COUNT = 10;
 /** Code tries on one pending sign-in (TOTP and backup codes), and on one emailed code. */
 export const MAX_ATTEMPTS = 5;
 const LOCK_AFTER_FAILURES = 10;
 const LOCK_DURATION = 15 * 60;
-
-export const pendingCookieName = () => cookieName("two_factor");
-
-export type TwoFactorMethod = "totp" | "otp";
 
 // ---- inputs (the API's and the pages') ----
 
@@ -84,78 +74,6 @@ export const passwordInput = z.object({ password: z.string().min(1) });
 export const verifyCodeInput = z.object({ code, trustDevice: booleanish.optional() });
 export const verifyBackupCodeInput = verifyCodeInput.extend({ disableSession: booleanish.optional() });
 export const sendOtpInput = z.object({ trustDevice: booleanish.optional() });
-
-// ---- the sign-in gate ----
-
-/** Thrown instead of a session when the second step is due; carries the cookies to send. */
-export class SecondFactorRequired extends Error {
-  constructor(
-    readonly methods: TwoFactorMethod[],
-    readonly setCookies: string[],
-  ) {
-    super("Second factor required");
-  }
-}
-
-/**
- * Called by `signInSession` before it makes a session. Returns the trust cookie to send when
- * a trusted browser skips the step (the record and cookie are replaced on every use), null
- * when the user has no two-factor; throws SecondFactorRequired otherwise.
- */
-export async function secondFactorGate(
-  userId: string,
-  meta: Partial<RequestMeta>,
-  details: { method: string; rememberMe?: boolean },
-): Promise<string | null> {
-  const user = await prisma.user.findUnique({ where: { id: userId }, select: { twoFactorEnabled: true } });
-  if (!user?.twoFactorEnabled) return null;
-  // No second step for a banned user: the session it leads to would be refused.
-  await refuseBanned(userId);
-  const trusted = meta.trustedDevice ? await takeTrustedDevice(userId, meta.trustedDevice) : false;
-  if (trusted) return trustDevice(userId, meta);
-
-  const token = `2fa-${randomToken(20)}`;
-  await prisma.pendingSignIn.create({
-    data: {
-      tokenHash: hashToken(token),
-      userId,
-      method: details.method,
-      rememberMe: details.rememberMe ?? true,
-      expiresAt: new Date(Date.now() + PENDING_MAX_AGE * 1000),
-    },
-  });
-  throw new SecondFactorRequired(await methodsOf(userId), [
-    ...clearSessionCookies(),
-    signedCookie(pendingCookieName(), token, PENDING_MAX_AGE),
-  ]);
-}
-
-async function methodsOf(userId: string): Promise<TwoFactorMethod[]> {
-  const row = await prisma.twoFactor.findUnique({ where: { userId }, select: { secret: true, verified: true } });
-  return row?.secret && row.verified ? ["totp", "otp"] : ["otp"];
-}
-
-/** The trusted-device record the cookie names, when it is the user's and alive; it is spent. */
-async function takeTrustedDevice(userId: string, token: string): Promise<boolean> {
-  const { count } = await prisma.trustedDevice.deleteMany({
-    where: { tokenHash: hashToken(token), userId, expiresAt: { gt: new Date() } },
-  });
-  return count === 1;
-}
-
-/** A new trusted-device record for this browser, and the cookie naming it. */
-async function trustDevice(userId: string, meta: Partial<RequestMeta>): Promise<string> {
-  const token = `trust-device-${randomToken(32)}`;
-  await prisma.trustedDevice.create({
-    data: {
-      userId,
-      tokenHash: hashToken(token),
-      userAgent: meta.userAgent ?? null,
-      expiresAt: new Date(Date.now() + TRUST_DEVICE_MAX_AGE * 1000),
-    },
-  });
-  return signedCookie(trustDeviceCookieName(), token, TRUST_DEVICE_MAX_AGE);
-}
 
 // ---- who is taking the second step ----
 

@@ -19,9 +19,10 @@ import { z } from "zod";
 import { plans, type BillingInterval, type PlanId } from "~/config/plans";
 import { isLocale } from "~/i18n/config";
 import { audit } from "~/server/audit.server";
-import { announceRevocation, cacheTrusted } from "~/server/auth/revocation.server";
-import { COOKIE_CACHE_MAX_AGE, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
+import { announceRevocation, cacheTrusted, COOKIE_CACHE_MAX_AGE } from "~/server/auth/revocation.server";
+import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import { isUniqueViolation, prisma, type Subscription } from "~/server/db.server";
+import { beforeDeletion } from "~/server/deletion.server";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { can } from "~/server/organization/permissions.server";
@@ -490,7 +491,7 @@ export const restoreSubscription = (auth: AuthSession, input: ManageInput, meta:
  * nobody goes on paying for an account that no longer exists. Throws
  * PAYMENT_PROVIDER_UNAVAILABLE when the provider cannot be reached, and the deletion waits.
  */
-export async function endSubscriptionsOf(referenceId: string, userId: string, meta: RequestMeta): Promise<void> {
+async function endSubscriptionsOf(referenceId: string, userId: string, meta: RequestMeta): Promise<void> {
   const rows = (await activeSubscriptions([referenceId])).filter(
     (row) => !row.cancelAtPeriodEnd && row.providerSubscriptionId && row.provider === activeProviderId(),
   );
@@ -511,6 +512,9 @@ export async function endSubscriptionsOf(referenceId: string, userId: string, me
     });
   }
 }
+
+// A user or an organization being deleted stops paying first (see deletion.server.ts).
+beforeDeletion("end subscriptions", ({ id, actorId, meta }) => endSubscriptionsOf(id, actorId, meta));
 
 /** The provider's billing portal for the reference's customer. */
 export async function billingPortal(

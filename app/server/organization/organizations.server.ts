@@ -16,7 +16,7 @@ import {
   type RequestMeta,
 } from "~/server/auth/session.server";
 import { isReservedSlug } from "~/lib/organization-forms";
-import { endSubscriptionsOf } from "~/server/billing/billing.server";
+import { prepareDeletion } from "~/server/deletion.server";
 import { can, isOwner, parseRoles, type Resource } from "./permissions.server";
 
 export const TEAM_MEMBER_LIMIT = 100;
@@ -208,7 +208,7 @@ export async function deleteOrganization(auth: AuthSession, organizationId: stri
   if (!loadEnv().ORGANIZATION_DELETION) throw new AppError("NOT_FOUND", "Organization deletion is disabled", 404);
   const member = await requireMembership(auth, organizationId, { status: 400 });
   requirePermission(member.role, "organization", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
-  await endSubscriptionsOf(organizationId, auth.user.id, meta);
+  await prepareDeletion({ kind: "organization", id: organizationId, actorId: auth.user.id, meta });
   const organization = await prisma.$transaction(async (tx) => {
     const members = await tx.member.findMany({ where: { organizationId }, select: { userId: true } });
     for (const { userId } of members) await clearActiveOrganization(userId, organizationId, tx);

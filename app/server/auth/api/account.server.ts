@@ -8,9 +8,7 @@
  */
 import { redirect } from "react-router";
 import { z } from "zod";
-import { loadEnv } from "~/server/env.server";
-import { withParams } from "~/lib/safe-redirect";
-import { fail, isAppError } from "~/server/errors.server";
+import { isAppError } from "~/server/errors.server";
 import {
   changeEmail,
   changeEmailInput,
@@ -32,18 +30,9 @@ import {
   updateUser,
   updateUserInput,
 } from "../account-management.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+import { callbackTo, endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 const RESET_REQUESTED = "If this email exists in our system, check your email for the reset link";
-
-/**
- * `target` (a relative path or a trusted absolute URL: the framework has checked it) as an
- * absolute URL on BASE_URL, with `params` added to its query and checked again.
- */
-function absoluteWith(target: string, params: Record<string, string> = {}): string {
-  const { BASE_URL, trustedOrigins } = loadEnv();
-  return withParams(new URL(target, BASE_URL).href, params, trustedOrigins) ?? fail("INVALID_CALLBACK_URL");
-}
 
 const requestReset = (path: string) =>
   endpoint({
@@ -70,7 +59,7 @@ export const endpoints: Endpoint[] = [
     async handler({ params, query }) {
       // The emailed link: only checks the token (it is used up by POST /reset-password).
       const valid = await isResetTokenValid(params.token ?? "");
-      return redirect(absoluteWith(query.callbackURL, valid ? { token: params.token! } : { error: "INVALID_TOKEN" }));
+      return redirect(callbackTo(query.callbackURL, valid ? { token: params.token! } : { error: "INVALID_TOKEN" }));
     },
   }),
 
@@ -147,9 +136,9 @@ export const endpoints: Endpoint[] = [
       } catch (error) {
         // A browser following the emailed link sees the Authentication Error page, not JSON.
         if (!isAppError(error) || !query.callbackURL) throw error;
-        return redirect(absoluteWith("/api/auth/error", { error: error.code ?? "INVALID_TOKEN" }));
+        return redirect(callbackTo("/api/auth/error", { error: error.code ?? "INVALID_TOKEN" }));
       }
-      return query.callbackURL ? redirect(absoluteWith(query.callbackURL)) : { success: true, message: "User deleted" };
+      return query.callbackURL ? redirect(callbackTo(query.callbackURL)) : { success: true, message: "User deleted" };
     },
   }),
 

@@ -17,15 +17,15 @@ import {
 } from "../accounts.server";
 import { assertLoginOrigin } from "../origin.server";
 import { booleanish } from "../schemas.server";
-import { clearSessionCookies, endSession, hasSessionCookies } from "../session.server";
+import { clearSessionCookies, endSession, hasSessionCookies, type AuthSession } from "../session.server";
 import { AppError, isAppError } from "~/server/errors.server";
 import { escapeHtml } from "~/lib/html";
 import { withParams } from "~/lib/safe-redirect";
 import type { Locale } from "~/i18n/config";
-import { sessionSubscriptions } from "~/server/billing/billing.server";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
-import { endpoint, param, secondStepOr, type Endpoint } from "./endpoint.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { secondStepOr } from "./second-step.server";
 
 /**
  * The plain page /api/auth/error shows (spec section 2): the code, what it means in the
@@ -100,23 +100,6 @@ export const endpoints: Endpoint[] = [
   }),
 
   endpoint({
-    method: "GET",
-    path: "/get-session",
-    query: z.object({
-      disableCookieCache: param(booleanish).optional(),
-      disableRefresh: param(booleanish).optional(),
-    }),
-    async handler({ request, query, session, cookies, headers }) {
-      headers.set("Cache-Control", "no-store");
-      const auth = await session(query);
-      if (!auth && hasSessionCookies(request)) cookies.push(...clearSessionCookies());
-      // The client session state: with the active subscriptions of the user and of its
-      // active organization.
-      return auth && { ...auth, subscriptions: await sessionSubscriptions(auth) };
-    },
-  }),
-
-  endpoint({
     method: "POST",
     path: "/get-session",
     async handler() {
@@ -180,3 +163,25 @@ export const endpoints: Endpoint[] = [
     },
   }),
 ];
+
+/**
+ * GET /get-session: the client's session state, the session and user plus what `extend`
+ * adds from the domains above auth (the dispatcher passes the active subscriptions of the
+ * user and of its active organization).
+ */
+export function getSessionEndpoint(extend: (auth: AuthSession) => Promise<object>): Endpoint {
+  return endpoint({
+    method: "GET",
+    path: "/get-session",
+    query: z.object({
+      disableCookieCache: param(booleanish).optional(),
+      disableRefresh: param(booleanish).optional(),
+    }),
+    async handler({ request, query, session, cookies, headers }) {
+      headers.set("Cache-Control", "no-store");
+      const auth = await session(query);
+      if (!auth && hasSessionCookies(request)) cookies.push(...clearSessionCookies());
+      return auth && { ...auth, ...(await extend(auth)) };
+    },
+  });
+}

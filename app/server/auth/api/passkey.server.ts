@@ -20,7 +20,7 @@ import {
   verifyRegistration,
   verifyRegistrationInput,
 } from "../passkeys.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 export const endpoints: Endpoint[] = [
   endpoint({

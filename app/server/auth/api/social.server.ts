@@ -5,7 +5,6 @@
  */
 import { redirect } from "react-router";
 import { z } from "zod";
-import { withParams } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { assertLoginOrigin } from "../origin.server";
@@ -26,13 +25,15 @@ import {
   unlinkAccount,
   unlinkAccountInput,
 } from "../social/social.server";
-import { endpoint, param, secondStepOr, type Endpoint } from "./endpoint.server";
+import { absoluteWith, endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { secondStepOr } from "./second-step.server";
 
-/** `target` (relative or trusted: the framework or the state record checked it) on BASE_URL, with `params`. */
-function absoluteWith(target: string, params: Record<string, string> = {}): string {
-  const { BASE_URL, trustedOrigins } = loadEnv();
-  return withParams(new URL(target, BASE_URL).href, params, trustedOrigins) ?? `${BASE_URL}/`;
-}
+/**
+ * `target` (relative or trusted: the dispatcher or the state record checked it) on BASE_URL,
+ * with `params`; the home page should adding them make it untrusted.
+ */
+const onBase = (target: string, params?: Record<string, string>) =>
+  absoluteWith(target, params) ?? `${loadEnv().BASE_URL}/`;
 
 /** A callback field, bounded: Apple's form POST is re-issued as a GET whose URL carries them all. */
 const field = (max: number) => param(z.string().max(max)).optional();
@@ -119,12 +120,12 @@ export const endpoints: Endpoint[] = [
       const headers = new Headers({ "Set-Cookie": clearOAuthStateCookie() });
       if (outcome.ok) {
         for (const cookie of outcome.setCookies) headers.append("Set-Cookie", cookie);
-        return redirect(absoluteWith(outcome.redirectTo), { headers });
+        return redirect(onBase(outcome.redirectTo), { headers });
       }
       const errorPage = outcome.errorURL ?? "/api/auth/error";
       const errorParams: Record<string, string> = { error: outcome.error };
       if (outcome.description) errorParams.error_description = outcome.description;
-      return redirect(absoluteWith(errorPage, errorParams), { headers });
+      return redirect(onBase(errorPage, errorParams), { headers });
     },
   }),
 

@@ -18,7 +18,7 @@ import {
   verifyCodeInput,
   verifySecondStep,
 } from "../two-factor.server";
-import { endpoint, type Endpoint, type EndpointContext } from "./endpoint.server";
+import { endpoint, type Endpoint, type EndpointContext } from "~/server/endpoint.server";
 
 type VerifyContext = EndpointContext<{ code: string; trustDevice?: boolean }, unknown>;
 

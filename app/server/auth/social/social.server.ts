@@ -23,8 +23,7 @@ import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv, SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/env.server";
 import { AppError, fail, isAppError } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
-import { signInSession } from "../accounts.server";
-import { SecondFactorRequired } from "../two-factor.server";
+import { SecondFactorRequired, signInSession } from "../sign-in.server";
 import { normalizeEmail } from "../schemas.server";
 import {
   authUserSelect,

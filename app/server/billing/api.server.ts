@@ -20,11 +20,11 @@ import {
   restoreSubscription,
   upgrade,
   upgradeInput,
-} from "~/server/billing/billing.server";
-import type { ProviderId } from "~/server/billing/provider.server";
+} from "./billing.server";
+import type { ProviderId } from "./provider.server";
 import { loadEnv } from "~/server/env.server";
-import { booleanish } from "../schemas.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+import { booleanish } from "~/server/auth/schemas.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 /** A provider's routes exist only while it is the one in use. */
 const whileUsing = (provider: ProviderId) => () => activeProviderId() === provider;

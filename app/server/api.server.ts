@@ -1,11 +1,9 @@
 /**
- * The /api/auth endpoint registry and dispatcher. Each area adds its endpoints in its own
- * module (core: sign-up/in/out, sessions, verification; account: password, email, sessions
- * management, deletion; social: provider sign-in, callback, linked accounts; organization:
- * organizations and members, invitations, teams; billing: subscriptions and webhooks; admin:
- * the admin plugin's user management; two-factor: the second step; passkey: WebAuthn
- * registration, sign-in and the user's passkeys), so that adding one never means editing
- * another's file.
+ * The /api/auth endpoint registry and dispatcher, at the top of the server's layers. Each
+ * domain owns its table beside its services (auth: sign-up/in/out, sessions, verification,
+ * account management, social sign-in, two-factor, passkeys; organization: organizations and
+ * members, invitations, teams; billing: subscriptions and webhooks; admin: the admin plugin's user management) and this module only puts them together, so
+ * no domain imports one above it and adding an endpoint never means editing another's file.
  */
 import type { RouterContextProvider } from "react-router";
 import type { z } from "zod";
@@ -14,20 +12,21 @@ import { errorText, isDatabaseUnavailable } from "~/server/db.server";
 import { FORBIDDEN_CHARACTERS, LINE_CHARACTERS } from "~/lib/text";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
-import { untrustedOriginResponse } from "../origin.server";
-import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate-limit.server";
-import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
-import { endpoints as accountEndpoints } from "./account.server";
-import { endpoints as adminEndpoints } from "./admin.server";
-import { endpoints as billingEndpoints } from "./billing.server";
-import { endpoints as coreEndpoints } from "./core.server";
-import { endpoints as invitationEndpoints } from "./invitation.server";
-import { endpoints as organizationEndpoints } from "./organization.server";
-import { endpoints as passkeyEndpoints } from "./passkey.server";
-import { endpoints as socialEndpoints } from "./social.server";
-import { endpoints as teamEndpoints } from "./team.server";
-import { endpoints as twoFactorEndpoints } from "./two-factor.server";
+import { endpoints as adminEndpoints } from "./admin/api.server";
+import { endpoints as accountEndpoints } from "./auth/api/account.server";
+import { endpoints as coreEndpoints, getSessionEndpoint } from "./auth/api/core.server";
+import { endpoints as passkeyEndpoints } from "./auth/api/passkey.server";
+import { endpoints as socialEndpoints } from "./auth/api/social.server";
+import { endpoints as twoFactorEndpoints } from "./auth/api/two-factor.server";
+import { untrustedOriginResponse } from "./auth/origin.server";
+import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "./auth/rate-limit.server";
+import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
+import { endpoints as billingEndpoints } from "./billing/api.server";
+import { sessionSubscriptions } from "./billing/billing.server";
 import type { Endpoint } from "./endpoint.server";
+import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
+import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
+import { endpoints as teamEndpoints } from "./organization/api/teams.server";
 
 export const BASE_PATH = "/api/auth";
 
@@ -48,6 +47,7 @@ function compile(endpoint: Endpoint): Compiled {
 
 const registry: Compiled[] = [
   ...coreEndpoints,
+  getSessionEndpoint(async (auth) => ({ subscriptions: await sessionSubscriptions(auth) })),
   ...accountEndpoints,
   ...socialEndpoints,
   ...organizationEndpoints,

@@ -22,8 +22,8 @@ import {
   updateMemberRole,
   updateOrganization,
   updateOrganizationInput,
-} from "~/server/organization/organizations.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+} from "../organizations.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 const P = "/organization";
 

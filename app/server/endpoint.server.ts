@@ -1,6 +1,7 @@
 /**
- * The /api/auth framework: an endpoint is a plain object (method, path, zod schemas for body
- * and query, a handler); `dispatch` (index.server.ts) does everything the wire contract asks
+ * How an /api/auth endpoint is declared: a plain object (method, path, zod schemas for body
+ * and query, a handler). Each domain keeps its own table of them beside its services; the
+ * dispatcher (api.server.ts) imports the tables and does everything the wire contract asks
  * of every call, so handlers only call a service verb and return its answer:
  *
  * - for an endpoint that declares `session`, 401 UNAUTHORIZED without one (403
@@ -15,9 +16,11 @@
  */
 import type { RouterContextProvider } from "react-router";
 import { z } from "zod";
-import type { RateLimitRule } from "../rate-limit.server";
-import { SecondFactorRequired } from "../two-factor.server";
-import type { AuthSession, GetSessionOptions, RequestMeta } from "../session.server";
+import { withParams } from "~/lib/safe-redirect";
+import type { RateLimitRule } from "~/server/auth/rate-limit.server";
+import type { AuthSession, GetSessionOptions, RequestMeta } from "~/server/auth/session.server";
+import { loadEnv } from "~/server/env.server";
+import { fail } from "~/server/errors.server";
 
 export interface EndpointContext<Body, Query> {
   request: Request;
@@ -93,18 +96,15 @@ export function param<T extends z.ZodType>(schema: T) {
 }
 
 /**
- * Runs a sign-in; when the user's second step is due, answers better-auth's
- * `{twoFactorRedirect, twoFactorMethods}` instead (the pending cookie goes into `cookies`).
+ * `target` (a relative path or a trusted absolute URL: the dispatcher has checked it) as an
+ * absolute URL on BASE_URL with `params` added to its query, or null if the result is not
+ * trusted.
  */
-export async function secondStepOr<T>(
-  signIn: () => Promise<T>,
-  cookies: string[],
-): Promise<T | { twoFactorRedirect: true; twoFactorMethods: string[] }> {
-  try {
-    return await signIn();
-  } catch (error) {
-    if (!(error instanceof SecondFactorRequired)) throw error;
-    cookies.push(...error.setCookies);
-    return { twoFactorRedirect: true, twoFactorMethods: error.methods };
-  }
+export function absoluteWith(target: string, params: Record<string, string> = {}): string | null {
+  const { BASE_URL, trustedOrigins } = loadEnv();
+  return withParams(new URL(target, BASE_URL).href, params, trustedOrigins);
 }
+
+/** `target` on BASE_URL with `params` (see absoluteWith); INVALID_CALLBACK_URL should that make it untrusted. */
+export const callbackTo = (target: string, params?: Record<string, string>) =>
+  absoluteWith(target, params) ?? fail("INVALID_CALLBACK_URL");

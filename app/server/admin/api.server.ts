@@ -29,8 +29,8 @@ import {
   updateUser,
   updateUserInput,
   userIdInput,
-} from "~/server/admin/users.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+} from "./users.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 const P = "/admin";
 

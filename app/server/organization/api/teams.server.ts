@@ -17,8 +17,8 @@ import {
   teamMemberInput,
   updateTeam,
   updateTeamInput,
-} from "~/server/organization/teams.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+} from "../teams.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 const P = "/organization";
 

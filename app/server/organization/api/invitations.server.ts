@@ -12,8 +12,8 @@ import {
   listInvitations,
   listUserInvitations,
   rejectInvitation,
-} from "~/server/organization/invitations.server";
-import { endpoint, param, type Endpoint } from "./endpoint.server";
+} from "../invitations.server";
+import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 
 const P = "/organization";
 const invitationBody = z.object({ invitationId: z.string().min(1) });

@@ -1,0 +1,157 @@
+/**
+ * Every way of signing in (password, verification link, social, passkey, the second step)
+ * ends in `signInSession`: the ban rule, the two-factor gate, the new session and its audit
+ * row. The gate lives here too, so that two-factor's verbs (which finish a pending sign-in
+ * through `signInSession`) and the first factors both sit above it.
+ *
+ * The gate: when the first factor was right for a user with two-factor (and the browser is
+ * not a trusted one), no session is made; a PendingSignIn row, named by a short-lived signed
+ * cookie, waits for the second step, and `SecondFactorRequired` is thrown.
+ */
+import { audit } from "~/server/audit.server";
+import { prisma } from "~/server/db.server";
+import { isAppError } from "~/server/errors.server";
+import {
+  clearSessionCookies,
+  cookieName,
+  createSession,
+  hashToken,
+  randomToken,
+  refuseBanned,
+  signedCookie,
+  trustDeviceCookieName,
+  type RequestMeta,
+} from "./session.server";
+
+/** The pending sign-in (and its cookie) lasts 10 minutes. */
+export const PENDING_MAX_AGE = 10 * 60;
+export const TRUST_DEVICE_MAX_AGE = 30 * 24 * 60 * 60;
+
+export const pendingCookieName = () => cookieName("two_factor");
+
+export type TwoFactorMethod = "totp" | "otp";
+
+/** Thrown instead of a session when the second step is due; carries the cookies to send. */
+export class SecondFactorRequired extends Error {
+  constructor(
+    readonly methods: TwoFactorMethod[],
+    readonly setCookies: string[],
+  ) {
+    super("Second factor required");
+  }
+}
+
+/**
+ * Called by `signInSession` before it makes a session. Returns the trust cookie to send when
+ * a trusted browser skips the step (the record and cookie are replaced on every use), null
+ * when the user has no two-factor; throws SecondFactorRequired otherwise.
+ */
+export async function secondFactorGate(
+  userId: string,
+  meta: Partial<RequestMeta>,
+  details: { method: string; rememberMe?: boolean },
+): Promise<string | null> {
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { twoFactorEnabled: true } });
+  if (!user?.twoFactorEnabled) return null;
+  // No second step for a banned user: the session it leads to would be refused.
+  await refuseBanned(userId);
+  const trusted = meta.trustedDevice ? await takeTrustedDevice(userId, meta.trustedDevice) : false;
+  if (trusted) return trustDevice(userId, meta);
+
+  const token = `2fa-${randomToken(20)}`;
+  await prisma.pendingSignIn.create({
+    data: {
+      tokenHash: hashToken(token),
+      userId,
+      method: details.method,
+      rememberMe: details.rememberMe ?? true,
+      expiresAt: new Date(Date.now() + PENDING_MAX_AGE * 1000),
+    },
+  });
+  throw new SecondFactorRequired(await methodsOf(userId), [
+    ...clearSessionCookies(),
+    signedCookie(pendingCookieName(), token, PENDING_MAX_AGE),
+  ]);
+}
+
+export async function methodsOf(userId: string): Promise<TwoFactorMethod[]> {
+  const row = await prisma.twoFactor.findUnique({ where: { userId }, select: { secret: true, verified: true } });
+  return row?.secret && row.verified ? ["totp", "otp"] : ["otp"];
+}
+
+/** The trusted-device record the cookie names, when it is the user's and alive; it is spent. */
+async function takeTrustedDevice(userId: string, token: string): Promise<boolean> {
+  const { count } = await prisma.trustedDevice.deleteMany({
+    where: { tokenHash: hashToken(token), userId, expiresAt: { gt: new Date() } },
+  });
+  return count === 1;
+}
+
+/** A new trusted-device record for this browser, and the cookie naming it. */
+export async function trustDevice(userId: string, meta: Partial<RequestMeta>): Promise<string> {
+  const token = `trust-device-${randomToken(32)}`;
+  await prisma.trustedDevice.create({
+    data: {
+      userId,
+      tokenHash: hashToken(token),
+      userAgent: meta.userAgent ?? null,
+      expiresAt: new Date(Date.now() + TRUST_DEVICE_MAX_AGE * 1000),
+    },
+  });
+  return signedCookie(trustDeviceCookieName(), token, TRUST_DEVICE_MAX_AGE);
+}
+
+/** Runs a step of a sign-in; when the ban rule (session.server.ts) refuses it, the refusal is audited. */
+export async function auditingBan<T>(
+  userId: string,
+  meta: RequestMeta,
+  details: object,
+  run: () => Promise<T>,
+): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (isAppError(error) && error.code === "BANNED_USER") {
+      const reason = "BANNED_USER";
+      await audit({
+        userId,
+        category: "auth",
+        action: "sign-in",
+        status: "failure",
+        details: { ...details, reason },
+        meta,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Every way of signing in ends here: a new session and its audit row. A user with two-factor
+ * gets a pending sign-in instead (SecondFactorRequired is thrown), unless this is the second
+ * step itself, a passkey (already two factors) or a trusted browser.
+ */
+export async function signInSession(
+  userId: string,
+  meta: RequestMeta,
+  details: { method: string; rememberMe?: boolean; secondFactor?: string },
+): Promise<Awaited<ReturnType<typeof createSession>>> {
+  // A banned user is refused by createSession, or by the gate before a second step is due.
+  const { created, trustCookie } = await auditingBan(userId, meta, details, async () => {
+    const trustCookie =
+      details.secondFactor || details.method === "passkey" ? null : await secondFactorGate(userId, meta, details);
+    return { created: await createSession(userId, meta, { rememberMe: details.rememberMe ?? true }), trustCookie };
+  });
+  if (trustCookie) created.setCookies.push(trustCookie);
+  await audit({
+    userId,
+    category: "auth",
+    action: "sign-in",
+    status: "success",
+    targetType: "session",
+    targetId: created.session.id,
+    details,
+    meta,
+  });
+  return created;
+}
