@@ -1,7 +1,7 @@
 /**
  * The /api/auth framework: an endpoint is a plain object (method, path, zod schemas for body
- * and query, a handler); `dispatch` (index.server.ts) does everything the wire contract asks
- * of every call, so handlers only call a service verb and return its answer:
+ * and query, a handler); `dispatch` (index.server.ts) does everything better-auth's wire
+ * format asks of every call, so handlers only call a service verb and return its answer:
  *
  * - for an endpoint that declares `session`, 401 UNAUTHORIZED without one (403
  *   SESSION_NOT_FRESH for "fresh" and an old one), before the body is read or validated;
