@@ -1,7 +1,7 @@
 // Prisma CLI configuration (the app itself never reads this file).
 //
 // engine "js" + a driver adapter lets the CLI run without its native engines, which cannot
-// be downloaded on this machine or in CI (design.md section 5). What works through it:
+// be downloaded where the app is built and tested (docs/decisions/0001). What works through it:
 // `prisma generate`, `prisma migrate diff` (both providers) and, for SQLite, `prisma migrate
 // deploy` / `prisma studio`. The app applies migrations itself (app/server/db/migrate.server.ts)
 // because the PostgreSQL adapter cannot run `migrate deploy` here.

@@ -38,8 +38,8 @@ const BUDGETS = { rssPeakMb: 200, homeJsKb: 110, soakGrowth: 0.1 };
 const SEEDED_USERS = 100_000;
 /**
  * An organization of 1,000 members, which the bench server's ORGANIZATION_MEMBERSHIP_LIMIT
- * allows (100 by default, as the spec says). Its page lists them a page at a time, so its
- * server time must not grow with them: p95 under ORG_PAGE_P95_MS.
+ * allows (100 by default). Its page lists them a page at a time, so its server time must not
+ * grow with them: p95 under ORG_PAGE_P95_MS.
  */
 const ORG_MEMBERS = 1000;
 const ORG_PAGE_P95_MS = 50;

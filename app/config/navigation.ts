@@ -12,9 +12,9 @@ export const navigation = {
    */
   routeRules: {
     "/admin": { redirect: "/admin/dashboard" },
-    // The spec's name of the users page.
+    // The admin pages' short names (/admin/user, /admin/subscription, …) keep working: they
+    // redirect to the console's own paths, which are plural and readable.
     "/admin/user": { redirect: "/admin/users" },
-    // The spec's names for the admin reports; the console's own are plural and readable.
     "/admin/subscription": { redirect: "/admin/subscriptions" },
     "/admin/maintenance/db-stats": { redirect: "/admin/maintenance/database" },
     "/admin/maintenance/migration": { redirect: "/admin/maintenance/migrations" },

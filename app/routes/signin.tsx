@@ -49,7 +49,8 @@ export function loader({ request, context }: Route.LoaderArgs) {
   return {
     meta: pageMeta(context, "signin"),
     providers: enabledProviders(),
-    // Where a social sign-in that failed sends the visitor (spec section 8 codes).
+    // A social sign-in that failed comes back here with `?error=` (one of CALLBACK_ERROR_CODES
+    // or the provider's own), which the page explains.
     socialError: callbackError(request),
   };
 }

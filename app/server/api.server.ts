@@ -200,7 +200,7 @@ function checkInput(input: unknown, where: "body" | "query"): void {
 function validate<T extends z.ZodType>(schema: T, input: unknown, where: "body" | "query"): z.output<T> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  // A schema names a catalogue code as its message when the contract has one for that case.
+  // A schema names a catalogue code as its message when better-auth has one for that case.
   const coded = result.error.issues.find((issue) => isErrorCode(issue.message) && issue.message !== "VALIDATION_ERROR");
   if (coded) fail(coded.message as ErrorCode);
   const details = result.error.issues

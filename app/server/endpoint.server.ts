@@ -1,8 +1,8 @@
 /**
  * How an /api/auth endpoint is declared: a plain object (method, path, zod schemas for body
  * and query, a handler). Each domain keeps its own table of them beside its services; the
- * dispatcher (api.server.ts) imports the tables and does everything the wire contract asks
- * of every call, so handlers only call a service verb and return its answer:
+ * dispatcher (api.server.ts) imports the tables and does everything better-auth's wire
+ * format asks of every call, so handlers only call a service verb and return its answer:
  *
  * - for an endpoint that declares `session`, 401 UNAUTHORIZED without one (403
  *   SESSION_NOT_FRESH for "fresh" and an old one), before the body is read or validated;

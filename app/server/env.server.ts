@@ -1,5 +1,6 @@
 /**
- * The environment contract (design.md section 4), validated once at start.
+ * The environment: every variable the app reads, with its default (listed for operators in
+ * .env.example and docs/deployment.md), validated once at start.
  *
  * `parseEnv` is pure (apart from asking `devSecret` for a secret) so tests can feed it any
  * environment; `loadEnv` is what the app uses: it parses `process.env` once, and on failure
@@ -294,7 +295,8 @@ function schemaFor(isProduction: boolean) {
       })
       .default("on"),
     ORGANIZATION_LIMIT: integer(1, 100_000, "a number of organizations such as 5").optional(),
-    // How many members one organization may have (spec section 9: 100 by default).
+    // How many members one organization may have: 100 by default, as in better-auth
+    // (docs/decisions/0011, "Large organizations").
     ORGANIZATION_MEMBERSHIP_LIMIT: integer(1, 1_000_000, "a number of members such as 100").default(100),
     ORGANIZATION_DELETION: onOff().default(true),
     // Whether an organization's last team may be removed; off: remove-team refuses it

@@ -2,8 +2,9 @@
  * The error catalogue: every error the auth services raise, with its HTTP status and its
  * English message. Services throw `AppError` (via `fail`); the JSON API turns it into
  * `{code, message}` with the status, and page actions show `t("auth:errors.<CODE>")` so the
- * same failure reads in the user's language. Codes and messages follow the product spec
- * (section 8) and, where it is silent, the /api/auth contract (better-auth 1.7).
+ * same failure reads in the user's language. Codes and messages are better-auth 1.7's
+ * wherever it has one for the case, so clients written for it understand ours; the rest
+ * (outages, mail, request safety) are the product's own.
  */
 
 const entries = {

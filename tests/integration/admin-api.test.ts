@@ -11,7 +11,7 @@ import { makeTestClient, type TestClient } from "./helpers/auth-client";
 
 const SECRET = "admin-api-test-secret-0123456789abcdefghijkl";
 const PASSWORD = "correct-horse-battery";
-// A plain user whose id is listed in ADMIN_USER_IDS: always an admin (spec section 6).
+// A plain user whose id is listed in ADMIN_USER_IDS: always an admin, whatever its role.
 const LISTED_ADMIN_ID = "cadminbyid0000000000000001";
 let app: TestApp;
 

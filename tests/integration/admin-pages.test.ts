@@ -69,7 +69,7 @@ describe("the users table", () => {
     expect(rowsOf(byName)).toEqual([`${tag}-4@example.com`]);
     // A bad value falls back to the default instead of failing the page.
     expect((await open(admin, "/admin/users?size=7&sort=password&page=-3")).status).toBe(200);
-    // The spec's path leads here.
+    // The page's short name leads here.
     expect((await open(admin, "/admin/user")).headers.get("location")).toBe("/admin/users");
   });
 

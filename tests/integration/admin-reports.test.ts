@@ -259,7 +259,7 @@ describe("access", () => {
     expect(guest.headers.get("location")).toMatch(/^\/signin\?redirect=/);
   });
 
-  it("opens every page for an admin, in every language, and redirects the spec's names", async () => {
+  it("opens every page for an admin, in every language, and redirects their short names", async () => {
     for (const prefix of ["", "/zh-CN", "/ja", "/fr"]) {
       for (const path of pages) expect((await admin.get(`${prefix}${path}`)).status, prefix + path).toBe(200);
     }

@@ -2,8 +2,8 @@
  * Account management over /api/auth, driven by the official better-auth client (cookie jar +
  * Origin) against the built server, with a real SMTP capture: the journey sign-up → verify →
  * sign-in → get-session → update-user → change-password → reset password → change email
- * (unverified and verified flows) → sessions → delete user, plus every spec section 8 error
- * these flows can raise, and the audit rows they leave. Runs on SQLite, or on PostgreSQL
+ * (unverified and verified flows) → sessions → delete user, plus every catalogue error
+ * (errors.server.ts) these flows can raise, and the audit rows they leave. Runs on SQLite, or on PostgreSQL
  * with TEST_DATABASE_URL.
  */
 import { createHash } from "node:crypto";

@@ -345,7 +345,7 @@ describe("send-verification-email", () => {
 });
 
 describe("sign-in", () => {
-  it("signs in with the contract's shape, a session cookie and an audit row", async () => {
+  it("signs in with better-auth's shape, a session cookie and an audit row", async () => {
     const user = await createUser();
     const c = client();
     const res = await c.client.signIn.email({ email: user.email.toUpperCase(), password: PASSWORD });

@@ -4,7 +4,7 @@
  * page action (a list checked against the route modules) is fed malformed JSON, wrong types,
  * missing fields, oversize bodies, 100 KB strings, control and non-ASCII characters, and
  * forged or tampered cookies. Each must answer 4xx with a message (never 5xx, and 2xx only
- * where the contract says so: EXCEPTIONS below, each with its reason), change no data (every
+ * where better-auth does so: EXCEPTIONS below, each with its reason), change no data (every
  * table compared before and after) and leave no "failed:" 500 line in the server's output.
  * A corpus of open-redirect attempts goes into every URL field of the API and every page
  * `redirect` parameter: refused (403 and the field's code) or neutralized (same-origin).
@@ -356,7 +356,7 @@ const FIXTURE_FIELDS = (): Record<string, unknown> => ({
 
 /** Per-endpoint plausible values that keep the unmutated call harmless (see each reason). */
 const BASE_OVERRIDES: Record<string, () => Record<string, unknown>> = {
-  // A duplicate sign-up answers like a fresh one and changes nothing (contract section 0).
+  // A duplicate sign-up answers like a fresh one and changes nothing (no account enumeration).
   "POST /sign-up/email": () => ({ email: user.email }),
 };
 
@@ -419,42 +419,42 @@ const EMPTY_CALL =
   /^(missing fields: \{\}|body: __proto__ keys|query: (8 KB string|repeated keys|bad percent-encoding|unicode))$/;
 
 /**
- * Where the contract answers 2xx for input this suite sends. Each entry: which probes, and
+ * Where better-auth answers 2xx for input this suite sends. Each entry: which probes, and
  * why that is right. WRITES says what those accepted calls may write.
  */
 const EXCEPTIONS: Record<string, { allow: (probe: ApiProbe) => boolean; why: string }> = {
   "GET /ok": { allow: () => true, why: "a health check answers {ok:true} whatever is asked" },
   "GET /get-session": {
     allow: () => true,
-    why: "answers the session or the JSON literal null with 200, also for a garbage cookie (contract: verified)",
+    why: "answers the session or the JSON literal null with 200, also for a garbage cookie (as better-auth does)",
   },
   "GET /error": {
     allow: () => true,
-    why: "the Authentication Error page shows whatever code it is given, escaped (spec section 2)",
+    why: "the Authentication Error page shows whatever code it is given, escaped",
   },
   "GET /passkey/generate-authenticate-options": {
     allow: () => true,
-    why: "anyone may start a passkey sign-in: options plus a 5-minute challenge record (contract section 7)",
+    why: "anyone may start a passkey sign-in: options plus a 5-minute challenge record (as in better-auth's passkey plugin)",
   },
   "POST /sign-out": {
     allow: (p) => EMPTY_CALL.test(p.label),
-    why: "{success:true} for a bodiless call, with or without a session (contract)",
+    why: "{success:true} for a bodiless call, with or without a session (as in better-auth)",
   },
   "POST /revoke-sessions": {
     allow: (p) => p.caller !== "guest" && EMPTY_CALL.test(p.label),
-    why: "takes no input: a signed-in caller's call ends their sessions (contract)",
+    why: "takes no input: a signed-in caller's call ends their sessions (as in better-auth)",
   },
   "POST /revoke-other-sessions": {
     allow: (p) => p.caller !== "guest" && EMPTY_CALL.test(p.label),
-    why: "takes no input: a signed-in caller's call ends their other sessions (contract)",
+    why: "takes no input: a signed-in caller's call ends their other sessions (as in better-auth)",
   },
   "POST /delete-user": {
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
-    why: "every field is optional: a fresh session without a password gets the emailed confirmation (contract: delete-user, freshAge)",
+    why: "every field is optional: a fresh session without a password gets the emailed confirmation (as in better-auth, within freshAge)",
   },
   "POST /organization/set-active": {
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
-    why: "neither organizationId nor organizationSlug unsets the active organization and answers null (contract)",
+    why: "neither organizationId nor organizationSlug unsets the active organization and answers null (as in better-auth)",
   },
   "POST /admin/ban-user": {
     allow: (p) => p.caller === "admin" && p.label === "field banReason: crlf",
@@ -462,7 +462,7 @@ const EXCEPTIONS: Record<string, { allow: (probe: ApiProbe) => boolean; why: str
   },
   "POST /organization/set-active-team": {
     allow: (p) => p.caller === "user" && (EMPTY_CALL.test(p.label) || p.label === "every field: null"),
-    why: "teamId null or absent unsets the active team and answers null (contract)",
+    why: "teamId null or absent unsets the active team and answers null (as in better-auth)",
   },
 };
 
@@ -614,12 +614,12 @@ function judgeApi(probe: ApiProbe, sent: Sent, server: string): string | null {
     if (EXCEPTIONS[key(probe.endpoint)]?.allow(probe)) return null;
     return `${what}: accepted (${sent.text.slice(0, 160)})`;
   }
-  // 4xx: a JSON error with a message or a code, except the contract's empty bodies.
+  // 4xx: a JSON error with a message or a code, except better-auth's empty bodies.
   if (sent.text === "") {
     const emptyAllowed =
       sent.status === 404 || // unknown path, or a route that does not exist in this configuration
       sent.status === 431 || // Node's own answer to oversized headers
-      (sent.status === 401 && /^\/admin\/|^\/passkey\/delete-passkey$/.test(probe.endpoint.path)); // contract
+      (sent.status === 401 && /^\/admin\/|^\/passkey\/delete-passkey$/.test(probe.endpoint.path)); // better-auth's
     return emptyAllowed ? null : `${what}: empty error body`;
   }
   if (sent.status === 413) return /Payload Too Large/.test(sent.text) ? null : `${what}: 413 without a message`;
@@ -634,7 +634,7 @@ function judgeApi(probe: ApiProbe, sent: Sent, server: string): string | null {
   }
 }
 
-/** The social flows answer 200 with a Location at the provider: that is where they go (contract). */
+/** The social flows answer 200 with a Location at the provider: that is where they go (as in better-auth). */
 function isProviderRedirect(probe: ApiProbe, sent: Sent): boolean {
   return (
     sent.status === 200 &&

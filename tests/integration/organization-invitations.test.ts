@@ -2,7 +2,7 @@
  * Organization invitations over /api/auth/organization, driven by the official better-auth
  * client against the built server with a real SMTP capture: invite → localized email →
  * read → accept (member, active organization), reject, cancel, listing, and every refusal
- * the contract names (recipient, expiry, duplicates, roles, invitation, membership and team
+ * better-auth names (recipient, expiry, duplicates, roles, invitation, membership and team
  * limits, unverified email, concurrent acceptance). Users, sessions and bulk rows are made
  * in-process. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */

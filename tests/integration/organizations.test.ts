@@ -1,7 +1,7 @@
 /**
  * Organizations and members through the official better-auth client (organization plugin):
  * create, slugs, update, delete, the active organization, members and their roles, leaving,
- * and each rule and refusal of the permission table (spec sections 5, 6, 8).
+ * and each rule and refusal of the permission table (permissions.server.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";

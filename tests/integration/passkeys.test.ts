@@ -1,8 +1,8 @@
 /**
  * Passkeys over /api/auth against the built server, driven by the official better-auth
  * client (cookie jar + Origin) with a software authenticator in place of the browser's:
- * register, list, sign in, rename, delete, and every refusal of the contract (section 7) and
- * of the stricter rules of decision 0016: one try per challenge, the origin and RP id of
+ * register, list, sign in, rename, delete, and every refusal of better-auth's passkey plugin
+ * and of the stricter rules of decision 0016: one try per challenge, the origin and RP id of
  * BASE_URL only, a spoiled signature, a counter that does not go up, another user's passkey,
  * a stale session, a ban. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */
@@ -112,7 +112,7 @@ const auditRows = (userId: string, action: string) =>
   app.prisma.auditLog.findMany({ where: { userId, action }, orderBy: { createdAt: "asc" } });
 
 describe("registration", () => {
-  it("answers the contract's creation options and a 5-minute challenge cookie naming a stored record", async () => {
+  it("answers better-auth's creation options and a 5-minute challenge cookie naming a stored record", async () => {
     const alice = await person();
     const { data, error } = await registerOptions(alice);
     expect(error).toBeNull();
@@ -153,7 +153,7 @@ describe("registration", () => {
     expect(record.expiresAt.getTime() - Date.now()).toBeLessThanOrEqual(300_000);
   });
 
-  it("stores the passkey as the contract's row, lists it, audits it, and excludes it next time", async () => {
+  it("stores the passkey as better-auth's row, lists it, audits it, and excludes it next time", async () => {
     const alice = await person();
     const authenticator = softwareAuthenticator(app.base);
     const { data, error } = await register(alice, authenticator, "  Laptop  ");

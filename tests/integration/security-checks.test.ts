@@ -305,7 +305,7 @@ describe("no secret or token in the logs or in API answers", () => {
     for (const [name, value] of Object.entries(secrets)) {
       expect(logs.includes(value), `${name} in the server log`).toBe(false);
       if (name !== "totpSecret" && name !== "backupCode") {
-        // enable answers the URI and the codes once, by contract; nothing else may.
+        // enable answers the URI and the codes once, as better-auth's does; nothing else may.
         expect(everything.includes(value), `${name} in an API answer`).toBe(false);
       }
     }

@@ -1,10 +1,10 @@
 /**
- * The admin console's verbs on users and their sessions (better-auth's admin plugin contract,
- * api-contract.md): the JSON API and the console's pages call these, so both refuse the same
- * things. Every change is audited with category "admin", naming the admin and the target;
- * every change that must reach a user's open sessions (a ban, a role change, revocations)
- * goes through `deleteSessions` or `announceRevocation`, so it takes effect on the next request
- * on every instance, cookie cache or not.
+ * The admin console's verbs on users and their sessions (the requests and answers of
+ * better-auth's admin plugin): the JSON API and the console's pages call these, so both
+ * refuse the same things. Every change is audited with category "admin", naming the admin
+ * and the target; every change that must reach a user's open sessions (a ban, a role change,
+ * revocations) goes through `deleteSessions` or `announceRevocation`, so it takes effect on
+ * the next request on every instance, cookie cache or not.
  */
 import { z } from "zod";
 import { RESET_REASON_MAX } from "~/lib/admin-forms";
@@ -90,7 +90,8 @@ export const userIdInput = z.object({ userId: z.string().min(1) });
 
 export const createUserInput = z.object({
   email: emailSchema,
-  // The contract checks only the maximum here: an admin may set a short one-time password.
+  // Only the maximum is checked here, as better-auth's create-user does: an admin may set a
+  // short one-time password.
   password: z.string().max(PASSWORD_MAX, { message: "PASSWORD_TOO_LONG" }).optional(),
   name: z.string().min(1).max(256),
   role: roleInput.optional(),
@@ -112,7 +113,7 @@ export const banUserInput = z.object({
 
 export const setUserPasswordInput = z.object({
   userId: z.string().min(1, { message: "VALIDATION_ERROR" }),
-  // Empty is a VALIDATION_ERROR (the contract), before any length rule is looked at.
+  // Empty is a VALIDATION_ERROR (as better-auth answers it), before any length rule is looked at.
   newPassword: z
     .string()
     .min(1, { message: "VALIDATION_ERROR" })

@@ -11,13 +11,14 @@
  * (`authoritative`): a session revoked a few seconds ago, or a user whose email changed,
  * must not act on a cached copy.
  *
- * Decisions (see the report / docs):
+ * Decisions (docs/decisions/0004):
  * - A password reset revokes every session of the user: whoever asked for the reset may be
  *   locking out someone who knows the old password. (better-auth leaves them unless
  *   `revokeSessionsOnPasswordReset`.)
- * - revoke-session with another user's live session answers 401 UNAUTHORIZED (the spec's
- *   "Unauthorized when revoking another user's session"; the spec wins over the contract's
- *   silent success). A token that matches no session is a no-op success: it is already gone.
+ * - revoke-session with another user's live session answers 401 UNAUTHORIZED and changes
+ *   nothing: callers revoke only their own sessions, and are told so rather than given
+ *   better-auth's silent success. A token that matches no session is a no-op success: it is
+ *   already gone.
  * - change-email to an address another account has answers exactly like a successful request
  *   (nothing changes; the owner of that address is told), whether or not the caller's own
  *   address is verified, so the API cannot be used to find out who has an account.
@@ -326,12 +327,11 @@ export async function setPassword(auth: AuthSession, input: SetPasswordInput, me
 // ---- change email ----
 
 /**
- * Changes the user's email (spec sections 4 and 5). Lower-cased; "Email is the same" when
- * unchanged. An unverified user's email changes at once and a verification goes to the new
- * address; a verified user's old address gets a confirmation link (JWT with the old email,
- * `updateTo` and requestType "change-email-confirmation", followed by verify-email in
- * accounts.server.ts: the email then changes, becomes unverified, and the new address gets a
- * verification). An address another account has: the same answer, after the same work (one
+ * Changes the user's email. Lower-cased; "Email is the same" when unchanged. An unverified
+ * user's email changes at once and a verification goes to the new address; a verified
+ * user's old address gets a confirmation link (JWT with the old email, `updateTo` and
+ * requestType "change-email-confirmation", followed by verify-email in accounts.server.ts:
+ * the email then changes, becomes unverified, and the new address gets a verification). An address another account has: the same answer, after the same work (one
  * email: the owner of the address learns that someone tried to use it), and nothing changes.
  * `wasVerified` tells a page which message to show (the same for a taken address as for a
  * free one); the API answers `{status: true}`.

@@ -36,7 +36,8 @@ import {
 export const signUpEmailInput = z.object({
   // The same bounds as update-user's: a name and an image URL are stored and shown everywhere.
   name: z.string().max(255),
-  // Sign-up is not among the calls whose bad email is INVALID_EMAIL (spec section 5).
+  // A malformed email is INVALID_EMAIL on sign-in, reset request, send-verification and
+  // change-email only; sign-up answers it as better-auth does, VALIDATION_ERROR.
   email: z.email(),
   password: passwordSchema,
   image: z.string().max(2048).nullish(),
@@ -357,8 +358,11 @@ export async function sendVerificationEmail(
  * in (autoSignInAfterVerification); an already verified address just succeeds without a new
  * session. A password that is not the one the link vouches for (set after the link was sent,
  * or a link without one) was never proven by the owner of the address: it is dropped, with
- * every session, so only the person who verified holds the account. A change-email confirmation token (`updateTo`, sent to the old address) switches
- * the account to the new address, unverified, and sends a verification there (spec section 4).
+ * every session, so only the person who verified holds the account. A change-email
+ * confirmation token (`updateTo`, sent to the old address) switches the account to the new
+ * address, unverified, and sends a verification there: the old address agreed to the change,
+ * and the new one must still prove itself. (better-auth instead keeps the old email until the
+ * new one is verified; both end verified on the new address.)
  * Throws INVALID_TOKEN, TOKEN_EXPIRED, USER_NOT_FOUND or UNAUTHORIZED (signed in as someone else).
  */
 export async function verifyEmail(

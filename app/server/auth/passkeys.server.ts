@@ -1,5 +1,5 @@
 /**
- * Passkeys (WebAuthn): better-auth's passkey plugin contract (api-contract.md section 7) on
+ * Passkeys (WebAuthn): the requests and answers of better-auth's passkey plugin on
  * @simplewebauthn/server, with the stricter rules of docs/decisions/0016-passkeys.md.
  *
  * - The relying party is BASE_URL: its hostname is the RP id, its origin the only origin a
@@ -41,7 +41,7 @@ import { consumeToken, storeToken } from "./tokens.server";
 
 const PASSKEY_CHALLENGE_EXPIRES_IN = 5 * 60; // seconds, cookie and record alike
 const CHALLENGE_PREFIX = "passkey-challenge:";
-// The contract's `better-auth.better-auth-passkey`, under our cookie prefix.
+// better-auth's `better-auth.better-auth-passkey`, under our cookie prefix.
 const passkeyChallengeCookieName = () => cookieName("better-auth-passkey");
 // The counter column is a 32-bit integer on both databases; a larger signCount cannot be stored.
 const MAX_COUNTER = 2 ** 31 - 1;
@@ -114,7 +114,7 @@ function relyingParty() {
 
 // ---- rows ----
 
-/** The contract's passkey row, column for column. */
+/** better-auth's passkey row, column for column. */
 const passkeySelect = {
   id: true,
   name: true,
@@ -351,7 +351,7 @@ export async function verifyAuthentication(
       transports: true,
     },
   });
-  // 401, not the catalogue's 404: the contract's answer for an unknown credential at sign-in.
+  // 401, not the catalogue's 404: better-auth's answer for an unknown credential at sign-in.
   if (!passkey) return signInFailure("PASSKEY_NOT_FOUND", null, credentialID, meta, "PASSKEY_NOT_FOUND", 401);
   const refuse = (reason: string, status: 400 | 401) =>
     signInFailure(reason, passkey.userId, credentialID, meta, "AUTHENTICATION_FAILED", status);

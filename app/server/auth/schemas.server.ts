@@ -1,5 +1,5 @@
 /**
- * Input pieces shared by the API and the pages. Where the contract gives a case its own
+ * Input pieces shared by the API and the pages. Where better-auth gives a case its own
  * error code, the schema's message is that code (the API answers it; pages translate it as
  * `auth:errors.<CODE>`).
  */

@@ -30,7 +30,10 @@ export const SESSION_UPDATE_AGE = 24 * 60 * 60;
 export const SESSION_FRESH_AGE = 24 * 60 * 60;
 /** The lifetime of a session created with rememberMe off. */
 export const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
-/** Browsers drop cookies above ~4096 bytes; the spec caps the cache at 4093 characters. */
+/**
+ * Browsers silently drop a cookie whose name and value pass 4096 bytes; a cache cookie over
+ * 4093 characters is not written at all, and that session is read from the database instead.
+ */
 export const COOKIE_CACHE_MAX_LENGTH = 4093;
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";

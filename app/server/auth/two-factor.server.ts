@@ -1,6 +1,6 @@
 /**
- * Two-factor authentication (better-auth's two-factor plugin contract, api-contract.md
- * section 7, with the stricter rules of docs/decisions/0015):
+ * Two-factor authentication (the requests and answers of better-auth's two-factor plugin,
+ * with the stricter rules of docs/decisions/0015):
  *
  * - TOTP (RFC 6238: HMAC-SHA1, 6 digits, 30 s; the previous, current and next step are
  *   accepted). The accepted step is remembered, so a code works once: neither it nor an

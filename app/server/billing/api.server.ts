@@ -64,7 +64,8 @@ export const endpoints: Endpoint[] = [
     body: upgradeInput,
     async handler({ body, meta, auth }) {
       const { url, redirect, raw } = await upgrade(auth, body, meta);
-      // The contract: the Checkout Session spread with `redirect` (a portal change: {url, redirect}).
+      // As better-auth's Stripe plugin answers: the Checkout Session spread with `redirect`
+      // (a portal change: {url, redirect}).
       return { ...(raw as object | undefined), url, redirect };
     },
   }),

@@ -227,7 +227,7 @@ export function activeSubscriptions(referenceIds: string[]): Promise<Subscriptio
 
 const planOf = (id: string) => plans.find((plan) => plan.id === id);
 
-/** A row as the wire contract shows it (better-auth's Stripe plugin names, with limits). */
+/** A row as /subscription/list shows it (better-auth's Stripe plugin's names, with limits). */
 export function subscriptionOut(row: Subscription) {
   const plan = planOf(row.plan);
   const stripe = row.provider === "stripe";
@@ -482,7 +482,7 @@ async function setCancellation(
 export const cancelSubscription = (auth: AuthSession, input: ManageInput, meta: RequestMeta) =>
   setCancellation(auth, input, true, meta);
 
-/** Undoes a pending cancellation (the spec's subscription-restore). */
+/** Undoes a pending cancellation (POST /subscription/restore, the billing page's Restore). */
 export const restoreSubscription = (auth: AuthSession, input: ManageInput, meta: RequestMeta) =>
   setCancellation(auth, input, false, meta);
 

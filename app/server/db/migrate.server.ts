@@ -1,8 +1,9 @@
 // Applies the checked-in migrations at start-up, for SQLite and PostgreSQL alike.
 //
 // Why not `prisma migrate deploy`: offline, Prisma's CLI can only reach PostgreSQL through
-// @prisma/adapter-pg, and its WebAssembly schema engine fails there (design.md section 5;
-// docs/decisions/0001-database-migrations.md). So this small migrator does what deploy does:
+// @prisma/adapter-pg, and its WebAssembly schema engine fails there: the adapter cannot
+// deserialize PostgreSQL's `name` type (docs/decisions/0001-database-migrations.md). So this
+// small migrator does what deploy does:
 // - runs each pending prisma/.../<name>/migration.sql in name order, each in its own
 //   transaction together with its history row, so a failed migration leaves no trace;
 // - holds a lock meanwhile, so instances starting together cannot both apply one

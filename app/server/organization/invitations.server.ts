@@ -1,6 +1,8 @@
 /**
- * Invitations to an organization (spec sections 3–8; better-auth's organization plugin is the
- * wire contract): inviting by email, the recipient's answer, cancelling, reading and listing.
+ * Invitations to an organization (better-auth's organization plugin is the wire contract):
+ * inviting by email, the recipient's answer, cancelling, reading and listing. An invitation
+ * is pending until accepted, rejected or canceled; only a pending, unexpired one (48 hours)
+ * can be answered, and only by its recipient (`addressedTo`, docs/decisions/0021).
  * Permissions come from permissions.server.ts only; every change is audited with category
  * "organization".
  */
@@ -89,7 +91,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
   const inviter = await requireMembership(auth, input.organizationId, { notMember: "MEMBER_NOT_FOUND" });
   requirePermission(inviter.role, "invitation", ["create"], "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
   const role = parseRoles(input.role);
-  // The contract answers an unknown role with a 400 that has no code.
+  // better-auth answers an unknown role with a 400 that has no code.
   if (!role) throw new AppError(null, `Role not found: ${String(input.role)}`, 400);
   // Only an owner hands out the owner role.
   if (isOwner(role) && !isOwner(inviter.role)) fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");

@@ -1,8 +1,8 @@
 /**
- * Organizations and their members (spec sections 3, 4, 6, 7, 8; better-auth's organization
- * plugin is the wire contract): a flat list of verbs the /api/auth/organization endpoints and
- * the pages call. Permissions come from permissions.server.ts only; every change is audited
- * with category "organization".
+ * Organizations and their members (better-auth's organization plugin is the wire contract):
+ * a flat list of verbs the /api/auth/organization endpoints and the pages call. Permissions
+ * come from permissions.server.ts only; every change is audited with category
+ * "organization".
  */
 import { z } from "zod";
 import { audit } from "~/server/audit.server";

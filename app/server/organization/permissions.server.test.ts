@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { can, parseRoles, PERMISSIONS, rolesOf, type Resource } from "./permissions.server";
 
-// Spec section 6, cell by cell: [resource, action] → owner, admin, member.
+// The permission table, cell by cell: [resource, action] → owner, admin, member.
 const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   ["organization", "update", true, true, false],
   ["organization", "delete", true, false, false],
@@ -13,7 +13,7 @@ const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   ["team", "create", true, true, false],
   ["team", "update", true, true, false],
   ["team", "delete", true, true, false],
-  // Beyond the spec's table: the organization's subscription (owner or admin only).
+  // Beyond better-auth's default table: the organization's subscription (owner or admin only).
   ["billing", "manage", true, true, false],
 ];
 

@@ -1,6 +1,9 @@
 /**
- * Organization roles and what they may do (spec section 6), in one place. A member's role is
- * a comma-separated list ("admin,member"); a member may do what any of their roles may.
+ * Organization roles and what they may do, in one place (docs/decisions/0011). A member's
+ * role is a comma-separated list ("admin,member"); a member may do what any of their roles
+ * may. The table is better-auth's organization plugin's default (owner: everything; admin:
+ * everything but deleting the organization; member: nothing), so its clients see the same
+ * refusals, plus `billing: manage` for owners and admins.
  */
 export const ORGANIZATION_ROLES = ["owner", "admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
@@ -18,7 +21,7 @@ export type Permission = { [R in Resource]: { [K in R]: (typeof PERMISSIONS)[R][
 
 type Grants = { [R in Resource]?: readonly (typeof PERMISSIONS)[R][number][] };
 
-/** The permission table of spec section 6. */
+/** Who may do what: an owner everything, an admin all but deleting the organization, a member nothing. */
 const GRANTS: Record<OrganizationRole, Grants> = {
   owner: PERMISSIONS,
   admin: {

@@ -1,8 +1,8 @@
 /**
- * Teams of an organization (spec sections 3, 5, 6; better-auth 1.7's team routes are the wire
- * contract, codes and statuses included): the verbs the /api/auth/organization team endpoints
- * call. Permissions come from permissions.server.ts only; every change is audited with
- * category "organization".
+ * Teams of an organization (better-auth 1.7's team routes are the wire contract, codes and
+ * statuses included; a team name has at least one character, where better-auth accepts an
+ * empty one): the verbs the /api/auth/organization team endpoints call. Permissions come
+ * from permissions.server.ts only; every change is audited with category "organization".
  */
 import { z } from "zod";
 import { isUniqueViolation, prisma } from "~/server/db.server";

@@ -1,7 +1,7 @@
 /**
- * The official better-auth browser client, run in Node against the built server, as the
- * wire contract (api-contract.md section 6) describes: a cookie jar per simulated user, and
- * an explicit Origin header (Node's fetch sends none, and the server's CSRF checks want one).
+ * The official better-auth browser client, run in Node against the built server. Node's
+ * fetch keeps no cookies and sends no Origin, so each simulated user gets a cookie jar of
+ * its own and an explicit Origin header (the server's CSRF checks want one).
  */
 import { createAuthClient } from "better-auth/client";
 import { adminClient, organizationClient, twoFactorClient } from "better-auth/client/plugins";

@@ -108,7 +108,7 @@ export function billingSuite(provider: ProviderId, more?: (tools: BillingSuiteTo
     return response;
   }
 
-  /** The provider's checkout call of the contract: Stripe's upgrade or Polar's checkout. */
+  /** The provider plugin's checkout call: Stripe's upgrade or Polar's checkout. */
   function startCheckout(c: TestClient, plan: string, options: { referenceId?: string; annual?: boolean } = {}) {
     const organization = options.referenceId && options.referenceId !== (c as { id?: string }).id;
     return provider === "stripe"

@@ -66,7 +66,7 @@ export const endpoints: Endpoint[] = [
   endpoint({
     method: "POST",
     path: "/reset-password",
-    // The token may come in the body or the query (both forms are in the contract).
+    // The token may come in the body or the query (better-auth accepts both).
     body: resetPasswordInput.extend({ token: z.string().optional() }),
     query: z.object({ token: param(z.string()).optional() }),
     async handler({ body, query, meta }) {

@@ -28,8 +28,9 @@ import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
 import { secondStepOr } from "./second-step.server";
 
 /**
- * The plain page /api/auth/error shows (spec section 2): the code, what it means in the
- * visitor's language when it is one of ours, a provider's own description, and a way back.
+ * The plain page /api/auth/error shows, titled "Authentication Error" like better-auth's:
+ * the code, what it means in the visitor's language when it is one of ours, a provider's own
+ * description, and a "Return to Application" link to the root.
  */
 function errorPage(code: string, description: string | undefined, locale: Locale): string {
   const t = i18nFor(locale).getFixedT(locale, "auth");

@@ -1,8 +1,8 @@
 /**
- * Passkey endpoints of /api/auth (better-auth's passkey plugin, api-contract.md section 7):
- * registration and authentication ceremonies, and the user's list, rename and delete. The
- * verbs are in passkeys.server.ts; registering needs a fresh session, listing and changing
- * any session, signing in nothing but the challenge cookie.
+ * Passkey endpoints of /api/auth (better-auth's passkey plugin's seven `/passkey/*` routes,
+ * docs/decisions/0016): registration and authentication ceremonies, and the user's list,
+ * rename and delete. The verbs are in passkeys.server.ts; registering needs a fresh session,
+ * listing and changing any session, signing in nothing but the challenge cookie.
  */
 import { z } from "zod";
 import { isAppError } from "~/server/errors.server";
@@ -42,7 +42,8 @@ export const endpoints: Endpoint[] = [
     method: "POST",
     path: "/passkey/verify-registration",
     session: "fresh",
-    // createSession is accepted for the contract's clients; the caller is signed in already.
+    // createSession is accepted because better-auth's client may send it; the caller is
+    // signed in already.
     body: verifyRegistrationInput.extend({ createSession: z.boolean().optional() }),
     async handler({ request, body, meta, auth }) {
       return verifyRegistration(auth, request, body, meta);
@@ -98,7 +99,7 @@ export const endpoints: Endpoint[] = [
       try {
         await deletePasskey(auth, body, meta);
       } catch (error) {
-        // The contract answers another user's passkey with a bare 401 here (rename names the code).
+        // better-auth answers another user's passkey with a bare 401 here (rename names the code).
         if (isAppError(error) && error.code === "YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY") {
           return new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
         }

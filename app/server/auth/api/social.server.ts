@@ -185,7 +185,7 @@ export const endpoints: Endpoint[] = [
     },
   }),
 
-  // better-auth 1.7 reads the account from the query; the spec's call posts it.
+  // better-auth 1.7 reads the account from a GET's query; clients that POST it are answered too.
   ...(["GET", "POST"] as const).map((method) =>
     endpoint({
       method,

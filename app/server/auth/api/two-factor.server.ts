@@ -1,7 +1,7 @@
 /**
- * /api/auth/two-factor/* (better-auth's two-factor plugin; api-contract.md section 7). The
- * enable, disable, URI and backup-code calls need a session; the verify and send calls take
- * the pending sign-in's cookie or a session.
+ * /api/auth/two-factor/* (better-auth's two-factor plugin's requests and answers, with the
+ * stricter rules of docs/decisions/0015). The enable, disable, URI and backup-code calls need
+ * a session; the verify and send calls take the pending sign-in's cookie or a session.
  */
 import { fail } from "~/server/errors.server";
 import {

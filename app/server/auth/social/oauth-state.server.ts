@@ -1,9 +1,10 @@
 /**
- * The OAuth state record of a social sign-in or link in progress (spec section 3): created
- * when the flow starts, kept 10 minutes, used up by the callback. The row lives in the
- * verification table under the hash of the 32-character `state`; the browser that started
- * the flow also gets the state in a signed cookie, and only that browser can finish it: a
- * callback URL carried to someone else (login CSRF, "sign in as me") is refused.
+ * The OAuth state record of a social sign-in or link in progress: created when the flow
+ * starts, kept 10 minutes, used up by the callback (an expired or missing one ends the flow
+ * with `please_restart_the_process`). The row lives in the verification table under the
+ * hash of the 32-character `state`; the browser that started the flow also gets the state in
+ * a signed cookie, and only that browser can finish it: a callback URL carried to someone
+ * else (login CSRF, "sign in as me") is refused.
  */
 import { z } from "zod";
 import { SOCIAL_PROVIDER_IDS } from "~/server/env.server";

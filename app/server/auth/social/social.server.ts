@@ -1,7 +1,8 @@
 /**
- * Social sign-in and account linking (spec sections 1, 3, 5, 7, 8): the verbs the /api/auth
- * endpoints and the pages call. The OAuth mechanics are the providers' strategies
- * (strategy.server.ts); here is what they mean for our users:
+ * Social sign-in and account linking: the verbs the /api/auth endpoints (better-auth's
+ * sign-in/social, callback, link-social, unlink-account, list-accounts and token calls) and
+ * the pages call. The OAuth mechanics are the providers' strategies (strategy.server.ts);
+ * here is what they mean for our users:
  *
  * - a provider account already linked signs its user in;
  * - otherwise an existing user with the same email gets the account linked, only when linking
@@ -88,7 +89,7 @@ let registry: ReturnType<typeof createAuthenticator<Verified>> | undefined;
 const strategies = () => (registry ??= createAuthenticator(verifyCallback)).strategies;
 const authenticator = () => (registry ??= createAuthenticator(verifyCallback)).authenticator;
 
-/** The enabled providers, for the sign-in buttons: id and display name, in the spec's order. */
+/** The enabled providers, for the sign-in buttons: id and display name, in SOCIAL_PROVIDER_IDS' order. */
 export function enabledProviders(): { id: SocialProviderId; name: string }[] {
   return [...strategies().values()].map((strategy) => ({ id: strategy.name, name: strategy.definition.name }));
 }
@@ -350,7 +351,7 @@ export type CallbackOutcome =
 
 /**
  * Completes a flow: signs in (or up) or links, and says where the browser goes next. Every
- * failure is an outcome with the spec's `error=` code, never an exception.
+ * failure is an outcome with its `error=` code (CALLBACK_ERROR_CODES), never an exception.
  */
 export async function completeCallback(
   providerId: string,
@@ -515,7 +516,11 @@ export async function signInWithIdToken(
   }
 }
 
-/** POST /link-social with `idToken`: the provider email must be the user's (spec section 5). */
+/**
+ * POST /link-social with `idToken`: the provider email must be the user's. Only a redirect
+ * link, which the signed-in user completes at the provider themself, may bring another
+ * address (decision 0010).
+ */
 export async function linkWithIdToken(
   auth: AuthSession,
   input: LinkSocialInput & { idToken: z.infer<typeof idTokenInput> },

@@ -1,15 +1,16 @@
 /**
  * Each enabled social provider is a remix-auth-oauth2 strategy, registered by its id with one
  * remix-auth Authenticator. `SocialStrategy` is the thin subclass the providers need where
- * they depart from plain OAuth 2.0 (spec'd in their definitions, providers.server.ts):
+ * they depart from plain OAuth 2.0 (described in their definitions, providers.server.ts):
  *
- * - the state and PKCE verifier live in our OAuth state record (oauth-state.server.ts), with
- *   the spec's lengths, instead of remix-auth-oauth2's cookie store;
+ * - the state (32 characters) and PKCE verifier (128) live in our OAuth state record
+ *   (oauth-state.server.ts) instead of remix-auth-oauth2's cookie store;
  * - the client id may have another name (TikTok's `client_key`), credentials may travel in
  *   the form instead of HTTP Basic, scopes may be joined by commas, PKCE may be off;
  * - every call to the provider has a 5-second timeout, so a hung provider fails the sign-in
  *   with a clear error instead of holding the request;
- * - the callback is told apart into the spec's `error=` codes (CallbackError).
+ * - a failed callback ends with one of better-auth's `error=` codes (CallbackError), which
+ *   its clients and our error pages know.
  *
  * What the user is (ID-token check, profile) is the verify function's business, given by the
  * social service.
@@ -28,7 +29,11 @@ const APPLE_AUDIENCE = "https://appleid.apple.com";
 const APPLE_SECRET_LIFETIME_S = 24 * 3600;
 const APPLE_SECRET_RENEW_MS = 3600 * 1000;
 
-/** The `error=` codes a callback can end with (spec section 8), besides a provider's own. */
+/**
+ * The `error=` codes a callback can end with, besides a provider's own (passed on with its
+ * `error_description`): better-auth's, so that clients written for it understand them, and
+ * each explained in every language on the sign-in and sign-up pages and /api/auth/error.
+ */
 export const CALLBACK_ERROR_CODES = [
   "invalid_callback_request",
   "state_not_found",
