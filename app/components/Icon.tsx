@@ -1,3 +1,4 @@
+import type { SocialProviderId } from "~/lib/social-providers";
 import spriteHref from "./icons/sprite.svg?url";
 
 export type IconName =
@@ -30,25 +31,8 @@ export type IconName =
   | "users"
   | "zap"
   | "languages"
-  | "brand-apple"
-  | "brand-discord"
-  | "brand-facebook"
-  | "brand-github"
-  | "brand-microsoft"
-  | "brand-google"
-  | "brand-huggingface"
-  | "brand-spotify"
-  | "brand-twitch"
-  | "brand-twitter"
-  | "brand-dropbox"
-  | "brand-kick"
-  | "brand-linkedin"
-  | "brand-gitlab"
-  | "brand-tiktok"
-  | "brand-reddit"
-  | "brand-roblox"
-  | "brand-vk"
-  | "brand-zoom";
+  // Each social provider's logo, a `brand-<id>` symbol in the sprite.
+  | `brand-${SocialProviderId}`;
 
 /** Icons come from one SVG sprite that ships with the app: no icon service, one cached file. */
 export function Icon({ name, className = "size-4", title }: { name: IconName; className?: string; title?: string }) {

@@ -1,7 +1,7 @@
 import { Icon } from "~/components/Icon";
 import { Notice } from "~/components/ui/AuthCard";
 import { useTranslation } from "~/lib/translations";
-import type { SocialProviderId } from "~/server/env.server";
+import type { SocialProviderId } from "~/lib/social-providers";
 
 export interface SocialProvider {
   id: SocialProviderId;

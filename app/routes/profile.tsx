@@ -52,8 +52,7 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
 import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
 import { twoFactorState } from "~/server/auth/two-factor.server";
-import { SOCIAL_PROVIDERS } from "~/server/auth/social/providers.server";
-import type { SocialProviderId } from "~/server/env.server";
+import { isSocialProviderId, SOCIAL_PROVIDERS } from "~/server/auth/social/providers/index.server";
 import { authT, errorTitle, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -98,8 +97,7 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     accounts: accounts.map((account) => ({
       id: account.id,
       providerId: account.providerId,
-      name:
-        account.providerId in SOCIAL_PROVIDERS ? SOCIAL_PROVIDERS[account.providerId as SocialProviderId].name : null,
+      name: isSocialProviderId(account.providerId) ? SOCIAL_PROVIDERS[account.providerId].name : null,
     })),
     providers: enabledProviders(),
     passkeys: passkeys.map(({ id, name, createdAt, deviceType }) => ({

@@ -12,35 +12,14 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import {
+  SOCIAL_PROVIDER_IDS,
   SOCIAL_PROVIDERS,
   type ProviderConfig,
   type ProviderEndpoints,
   type ProviderExtras,
-} from "./auth/social/providers.server";
-
-/** The social sign-in providers the app knows; each is enabled by `<ID>_CLIENT_ID` + `_SECRET`. */
-export const SOCIAL_PROVIDER_IDS = [
-  "apple",
-  "discord",
-  "facebook",
-  "github",
-  "microsoft",
-  "google",
-  "huggingface",
-  "spotify",
-  "twitch",
-  "twitter",
-  "dropbox",
-  "kick",
-  "linkedin",
-  "gitlab",
-  "tiktok",
-  "reddit",
-  "roblox",
-  "vk",
-  "zoom",
-] as const;
-export type SocialProviderId = (typeof SOCIAL_PROVIDER_IDS)[number];
+  type SocialProviderId,
+} from "./auth/social/providers/index.server";
+import { httpUrl, urlWith } from "./env-fields.server";
 
 /** `<ID>_<suffix>` replaces one of a provider's endpoints, e.g. to point it at a local stand-in. */
 const ENDPOINT_OVERRIDES = {
@@ -51,9 +30,6 @@ const ENDPOINT_OVERRIDES = {
   JWKS_URL: "jwksUrl",
 } as const satisfies Record<string, keyof ProviderEndpoints>;
 type EndpointOverride = keyof typeof ENDPOINT_OVERRIDES;
-
-/** The photo sizes Microsoft Graph serves. */
-const GRAPH_PHOTO_SIZES = [48, 64, 96, 120, 240, 360, 432, 504, 648];
 
 /** Outside production an admin always exists so a fresh clone can be explored at once. */
 export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-1234" } as const;
@@ -156,22 +132,7 @@ function originList() {
   });
 }
 
-/** A URL whose scheme is one of `protocols` (e.g. ["smtp:", "smtps:"]); `required` words its absence. */
-function urlWith(protocols: string[], example: string, required?: string) {
-  return z.string(required ? { error: required } : undefined).refine(
-    (value) => {
-      try {
-        return protocols.includes(new URL(value).protocol);
-      } catch {
-        return false;
-      }
-    },
-    { message: `must be a ${protocols.map((p) => p.replace(":", "")).join("/")} URL such as ${example}` },
-  );
-}
-
 const text = () => z.string();
-const httpUrl = (example: string) => urlWith(["http:", "https:"], example);
 
 // ---- the schema ----
 
@@ -189,34 +150,15 @@ const socialFields = Object.fromEntries(
   z.ZodOptional<z.ZodString>
 >;
 
-/** Provider settings beyond credentials and endpoints (ProviderExtras). */
-const socialExtraFields = {
-  MICROSOFT_TENANT_ID: z
-    .string()
-    .regex(/^([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}|common|organizations|consumers)$/i, {
-      message: 'must be the directory (tenant) id, a GUID, or "common", "organizations" or "consumers"',
-    })
-    .optional(),
-  MICROSOFT_PROFILE_PHOTO_SIZE: z
-    .string()
-    .transform((value, ctx) => {
-      const size = Number(value);
-      if (!GRAPH_PHOTO_SIZES.includes(size)) {
-        ctx.addIssue({ code: "custom", message: `must be one of ${GRAPH_PHOTO_SIZES.join(", ")}, got "${value}"` });
-        return z.NEVER;
-      }
-      return size;
-    })
-    .optional(),
-  APPLE_APP_BUNDLE_IDENTIFIER: text().optional(),
-  // With APPLE_CLIENT_SECRET holding the .p8 private key, the app signs Apple's client-secret JWT itself.
-  APPLE_TEAM_ID: text().optional(),
-  APPLE_KEY_ID: text().optional(),
-  GOOGLE_HOSTED_DOMAIN: text().optional(),
-  GITLAB_BASE_URL: httpUrl("https://gitlab.example.com")
-    .transform((value) => value.replace(/\/+$/, ""))
-    .optional(),
-};
+/**
+ * Each provider's own variables (e.g. MICROSOFT_TENANT_ID), as its definition declares them.
+ * Typed as no keys: only socialProviders() reads them back, through the declarations.
+ */
+const providerVariableFields: Record<never, never> = Object.fromEntries(
+  SOCIAL_PROVIDER_IDS.flatMap((id) =>
+    Object.values(SOCIAL_PROVIDERS[id].variables ?? {}).map(({ name, schema }) => [name, schema.optional()]),
+  ),
+);
 
 /** Built per parse because a few rules and defaults depend on NODE_ENV. */
 function schemaFor(isProduction: boolean) {
@@ -279,7 +221,7 @@ function schemaFor(isProduction: boolean) {
     POLAR_PRODUCT_TEAM_MONTHLY: text().optional(),
     POLAR_PRODUCT_TEAM_YEARLY: text().optional(),
     ...socialFields,
-    ...socialExtraFields,
+    ...providerVariableFields,
     // An existing user with the provider's email gets the social account linked (when the
     // provider is trusted or vouches for the email); off: such a sign-in is refused.
     ACCOUNT_LINKING: onOff().default(true),
@@ -380,13 +322,9 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
     const secretVar = `${id.toUpperCase()}_CLIENT_SECRET`;
     if (input[idVar] && !input[secretVar]) problems.push(`${secretVar}: is required when ${idVar} is set`);
     if (!input[idVar] && input[secretVar]) problems.push(`${idVar}: is required when ${secretVar} is set`);
-    if (id === "apple" && isPrivateKey(input[secretVar])) {
-      for (const variable of ["APPLE_TEAM_ID", "APPLE_KEY_ID"]) {
-        if (!input[variable]) problems.push(`${variable}: is required when APPLE_CLIENT_SECRET is a private key`);
-      }
-    }
+    const { name, endpoints, checkVariables } = SOCIAL_PROVIDERS[id];
+    problems.push(...(checkVariables?.(input) ?? []));
     // An override of an endpoint the provider does not have would be silently ignored.
-    const { name, endpoints } = SOCIAL_PROVIDERS[id];
     const defaults = endpoints({});
     for (const [suffix, key] of Object.entries(ENDPOINT_OVERRIDES)) {
       const variable = `${id.toUpperCase()}_${suffix}`;
@@ -429,23 +367,15 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
 
 /** Each enabled provider: its default endpoints, then the `<ID>_*` overrides. */
 function socialProviders(parsed: Parsed): ProviderConfig[] {
-  const extrasById: Partial<Record<SocialProviderId, ProviderExtras>> = {
-    apple: {
-      appBundleIdentifier: parsed.APPLE_APP_BUNDLE_IDENTIFIER,
-      teamId: parsed.APPLE_TEAM_ID,
-      keyId: parsed.APPLE_KEY_ID,
-    },
-    gitlab: { baseUrl: parsed.GITLAB_BASE_URL },
-    google: { hostedDomain: parsed.GOOGLE_HOSTED_DOMAIN },
-    microsoft: { tenantId: parsed.MICROSOFT_TENANT_ID, profilePhotoSize: parsed.MICROSOFT_PROFILE_PHOTO_SIZE },
-  };
+  const values: Record<string, unknown> = parsed;
   const configs: ProviderConfig[] = [];
   for (const id of SOCIAL_PROVIDER_IDS) {
     const prefix = id.toUpperCase() as Uppercase<SocialProviderId>;
     const clientId = parsed[`${prefix}_CLIENT_ID`];
     const clientSecret = parsed[`${prefix}_CLIENT_SECRET`];
     if (!clientId || !clientSecret) continue;
-    const extras = extrasById[id] ?? {};
+    const variables = Object.entries(SOCIAL_PROVIDERS[id].variables ?? {});
+    const extras = Object.fromEntries(variables.map(([key, { name }]) => [key, values[name]])) as ProviderExtras;
     const overrides: Partial<ProviderEndpoints> = {};
     for (const [suffix, key] of Object.entries(ENDPOINT_OVERRIDES) as [EndpointOverride, keyof ProviderEndpoints][]) {
       const value = parsed[`${prefix}_${suffix}`];
@@ -454,11 +384,6 @@ function socialProviders(parsed: Parsed): ProviderConfig[] {
     configs.push({ id, clientId, clientSecret, ...SOCIAL_PROVIDERS[id].endpoints(extras), ...overrides, extras });
   }
   return configs;
-}
-
-/** A PEM private key (Apple's .p8 file), as opposed to a ready-made client-secret JWT. */
-export function isPrivateKey(value: string | undefined): boolean {
-  return Boolean(value?.includes("-----BEGIN PRIVATE KEY-----"));
 }
 
 /** Formats problems the way they are printed at start. */

@@ -3,7 +3,6 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { exportJWK, generateKeyPair, SignJWT, type JWK, type JWTPayload } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { SocialProviderId } from "~/server/env.server";
 import {
   IdTokenError,
   KEY_SET_COOLDOWN_MS,
@@ -11,7 +10,12 @@ import {
   KEY_SET_TIMEOUT_MS,
   verifyIdToken,
 } from "./id-token.server";
-import { SOCIAL_PROVIDERS, type ProviderConfig, type ProviderExtras } from "./providers.server";
+import {
+  SOCIAL_PROVIDERS,
+  type ProviderConfig,
+  type ProviderExtras,
+  type SocialProviderId,
+} from "./providers/index.server";
 
 interface SigningKey {
   alg: "RS256" | "ES256";

@@ -9,8 +9,7 @@
  */
 import { createHash } from "node:crypto";
 import { createLocalJWKSet, decodeJwt, errors, jwtVerify, type JWSHeaderParameters, type JWTPayload } from "jose";
-import type { SocialProviderId } from "~/server/env.server";
-import { idTokenAudiences, type ProviderConfig } from "./providers.server";
+import { idTokenAudiences, type ProviderConfig, type SocialProviderId } from "./providers/index.server";
 
 export const KEY_SET_TIMEOUT_MS = 5_000;
 export const KEY_SET_MAX_AGE_MS = 10 * 60_000;

@@ -7,9 +7,9 @@
  * else (login CSRF, "sign in as me") is refused.
  */
 import { z } from "zod";
-import { SOCIAL_PROVIDER_IDS } from "~/server/env.server";
 import { consumeToken, storeToken } from "../tokens.server";
 import { cookieName, expiredCookie, randomToken, readSignedCookie, signedCookie } from "../session.server";
+import { SOCIAL_PROVIDER_IDS } from "./providers/index.server";
 
 export const OAUTH_STATE_EXPIRES_IN = 10 * 60; // seconds
 export const STATE_LENGTH = 32;

@@ -21,7 +21,7 @@ import { z } from "zod";
 import { audit } from "~/server/audit.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
 import { isUniqueViolation, newId, prisma } from "~/server/db.server";
-import { loadEnv, SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/env.server";
+import { loadEnv } from "~/server/env.server";
 import { AppError, fail, isAppError } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
 import { SecondFactorRequired, signInSession } from "../sign-in.server";
@@ -36,7 +36,12 @@ import {
 } from "../session.server";
 import { IdTokenError, verifyIdToken } from "./id-token.server";
 import { createOAuthState, type OAuthState } from "./oauth-state.server";
-import type { ProviderTokens, SocialProfile } from "./providers.server";
+import {
+  isSocialProviderId,
+  type ProviderTokens,
+  type SocialProfile,
+  type SocialProviderId,
+} from "./providers/index.server";
 import { CallbackError, createAuthenticator, type SocialStrategy, type SocialVerifyOptions } from "./strategy.server";
 
 // Refreshed before use when fewer than this many milliseconds remain.
@@ -98,10 +103,6 @@ function strategyOf(providerId: string): SocialStrategy<Verified> {
   const strategy = strategies().get(providerId as SocialProviderId);
   if (!strategy) fail("PROVIDER_NOT_FOUND");
   return strategy;
-}
-
-function isProviderId(value: string): value is SocialProviderId {
-  return (SOCIAL_PROVIDER_IDS as readonly string[]).includes(value);
 }
 
 const trusted = (providerId: string) => (loadEnv().TRUSTED_PROVIDERS as string[]).includes(providerId);
@@ -359,7 +360,7 @@ export async function completeCallback(
   current: AuthSession | null,
   meta: RequestMeta,
 ): Promise<CallbackOutcome> {
-  if (!isProviderId(providerId) || !strategies().has(providerId)) {
+  if (!isSocialProviderId(providerId) || !strategies().has(providerId)) {
     return { ok: false, error: "oauth_provider_not_found", errorURL: null };
   }
   let verified: Verified;
@@ -606,7 +607,7 @@ async function providerAccount(userId: string, input: { providerId?: string; acc
     },
   });
   if (!account) fail("ACCOUNT_NOT_FOUND");
-  const strategy = isProviderId(account.providerId) ? strategies().get(account.providerId) : undefined;
+  const strategy = isSocialProviderId(account.providerId) ? strategies().get(account.providerId) : undefined;
   if (!strategy) throw new AppError(null, `Provider ${account.providerId} is not supported.`, 400);
   return { account, strategy };
 }

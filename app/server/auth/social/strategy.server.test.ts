@@ -1,7 +1,7 @@
 import { exportPKCS8, generateKeyPair, jwtVerify, decodeProtectedHeader } from "jose";
 import { createServer, type Server } from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { SOCIAL_PROVIDERS, type ProviderConfig } from "./providers.server";
+import { SOCIAL_PROVIDERS, type ProviderConfig } from "./providers/index.server";
 import { SocialStrategy } from "./strategy.server";
 
 // A token endpoint that records what each client sends and answers like a provider.

@@ -1,7 +1,7 @@
 /**
  * Each enabled social provider is a remix-auth-oauth2 strategy, registered by its id with one
  * remix-auth Authenticator. `SocialStrategy` is the thin subclass the providers need where
- * they depart from plain OAuth 2.0 (described in their definitions, providers.server.ts):
+ * they depart from plain OAuth 2.0 (described in their definitions, providers/):
  *
  * - the state (32 characters) and PKCE verifier (128) live in our OAuth state record
  *   (oauth-state.server.ts) instead of remix-auth-oauth2's cookie store;
@@ -20,9 +20,15 @@ import { createHash } from "node:crypto";
 import { Authenticator } from "remix-auth";
 import { importPKCS8, SignJWT } from "jose";
 import { OAuth2Strategy } from "remix-auth-oauth2";
-import { isPrivateKey, loadEnv, type SocialProviderId } from "~/server/env.server";
+import { loadEnv } from "~/server/env.server";
 import { consumeOAuthState, type OAuthState } from "./oauth-state.server";
-import { SOCIAL_PROVIDERS, type ProviderConfig, type ProviderDefinition } from "./providers.server";
+import { isPrivateKey } from "./providers/apple.server";
+import {
+  SOCIAL_PROVIDERS,
+  type ProviderConfig,
+  type ProviderDefinition,
+  type SocialProviderId,
+} from "./providers/index.server";
 
 const PROVIDER_TIMEOUT_MS = 5000;
 const APPLE_AUDIENCE = "https://appleid.apple.com";

@@ -1,14 +1,16 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it, vi } from "vitest";
-import { SOCIAL_PROVIDER_IDS, type SocialProviderId } from "~/server/env.server";
 import {
   idTokenAudiences,
+  SOCIAL_PROVIDER_IDS,
   SOCIAL_PROVIDERS,
   type FetchProfileContext,
   type ProviderConfig,
   type ProviderExtras,
   type ProviderTokens,
   type SocialProfile,
-} from "./providers.server";
+  type SocialProviderId,
+} from "./index.server";
 
 function configFor(id: SocialProviderId, extras: ProviderExtras = {}): ProviderConfig {
   return {
@@ -585,6 +587,11 @@ describe("provider definitions", () => {
       // An issuer always comes with the key set that verifies its tokens.
       expect(Boolean(endpoints.issuer)).toBe(Boolean(endpoints.jwksUrl));
     }
+  });
+
+  it("has a logo in the icon sprite for every provider", () => {
+    const sprite = readFileSync(new URL("../../../../components/icons/sprite.svg", import.meta.url), "utf8");
+    for (const id of SOCIAL_PROVIDER_IDS) expect(sprite, id).toContain(`<symbol id="brand-${id}"`);
   });
 
   it("lists the ID-token providers and the PKCE providers", () => {
