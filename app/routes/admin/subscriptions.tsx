@@ -1,10 +1,10 @@
 import { useLocation } from "react-router";
 import type { Route } from "./+types/subscriptions";
 import { AppLink } from "~/components/AppLink";
-import { choiceClass, Pager } from "~/components/reports/Pager";
 import { StatusBadge, useStatusLabel } from "~/components/reports/SubscriptionStatus";
+import { choiceClass, Pagination } from "~/components/ui/Pagination";
 import { billingDate, numberFormat } from "~/lib/intl";
-import { queryLink, searchParamsOf, subscriptionsQuery } from "~/lib/reports";
+import { PAGE_SIZES, queryLink, searchParamsOf, subscriptionsQuery } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
@@ -89,7 +89,17 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
           {t("subscriptions.empty")}
         </p>
       )}
-      <Pager page={report.page} pages={report.pages} size={report.size} total={report.total} />
+      <Pagination
+        page={report.page}
+        pages={report.pages}
+        href={(page) => queryLink(location, { page })}
+        rows={{
+          size: report.size,
+          total: report.total,
+          sizes: PAGE_SIZES,
+          sizeHref: (size) => queryLink(location, { size, page: null }),
+        }}
+      />
     </div>
   );
 }

@@ -5,6 +5,7 @@ import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
 import { buttonClass } from "~/components/ui/Button";
+import { Pagination } from "~/components/ui/Pagination";
 import { localizePath } from "~/i18n/config";
 import { PAGE_SIZES, userActionSchema, viewOf, type UsersView } from "~/lib/admin-forms";
 import { billingDate, numberFormat } from "~/lib/intl";
@@ -241,21 +242,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         ) : null}
       </div>
 
-      <nav aria-label={t("users.pagination")} className="flex items-center justify-between text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-4 text-sm">
         <span>{t("users.page", { page: view.page, pages })}</span>
-        <span className="flex gap-2">
-          {view.page > 1 ? (
-            <AppLink to={withView(view, { page: view.page - 1 })} className={buttonClass("secondary")}>
-              {t("users.previous")}
-            </AppLink>
-          ) : null}
-          {view.page < pages ? (
-            <AppLink to={withView(view, { page: view.page + 1 })} className={buttonClass("secondary")}>
-              {t("users.next")}
-            </AppLink>
-          ) : null}
-        </span>
-      </nav>
+        <Pagination page={view.page} pages={pages} href={(page) => withView(view, { page })} />
+      </div>
       <Outlet />
     </div>
   );

@@ -433,12 +433,8 @@ function MembersSection({
         page={page}
         pages={pages}
         href={(n) => `${membersPath(here, n)}#members-title`}
-        labels={{
-          nav: t("members.pagination"),
-          previous: t("members.previous"),
-          next: t("members.next"),
-          page: (n) => t("members.pageLabel", { page: n }),
-        }}
+        label={t("members.pagination")}
+        className="mt-4"
       />
     </Section>
   );

@@ -2,11 +2,11 @@ import type { ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 import type { Route } from "./+types/audit-log";
 import { AppLink } from "~/components/AppLink";
-import { Pager } from "~/components/reports/Pager";
 import { buttonClass } from "~/components/ui/Button";
 import { inputClass } from "~/components/ui/Input";
 import { LocalTime } from "~/components/ui/LocalTime";
-import { AUDIT_STATUSES, auditLogFilter, auditLogQuery, searchParamsOf } from "~/lib/reports";
+import { Pagination } from "~/components/ui/Pagination";
+import { AUDIT_STATUSES, auditLogFilter, auditLogQuery, PAGE_SIZES, queryLink, searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
@@ -98,7 +98,17 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
           {t("auditLog.empty")}
         </p>
       )}
-      <Pager page={log.page} pages={log.pages} size={log.size} total={log.total} />
+      <Pagination
+        page={log.page}
+        pages={log.pages}
+        href={(page) => queryLink(location, { page })}
+        rows={{
+          size: log.size,
+          total: log.total,
+          sizes: PAGE_SIZES,
+          sizeHref: (size) => queryLink(location, { size, page: null }),
+        }}
+      />
     </div>
   );
 }
