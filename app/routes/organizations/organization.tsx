@@ -12,6 +12,7 @@ import { LocalTime } from "~/components/ui/LocalTime";
 import { Pagination } from "~/components/ui/Pagination";
 import { Section } from "~/components/ui/Section";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
+import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import {
   createTeamSchema,
@@ -375,60 +376,56 @@ function MembersSection({
         {t("members.total", { count: total, formatted: numberFormat(locale).format(total) })}
         {pages > 1 ? ` · ${t("members.page", { page, pages })}` : null}
       </p>
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid="member-list">
-          <thead className="text-xs text-slate-600 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("members.name")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("members.email")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("members.role")}
-              </th>
-              <th scope="col" className="py-2">
-                <span className="sr-only">{t("members.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {members.map((member) => (
-              <tr key={member.id} data-member={member.email}>
-                <td className="py-3 pr-4 font-medium">
-                  {member.name}
-                  {member.self ? (
-                    <span className="ml-2 text-xs font-normal text-slate-600 dark:text-slate-400">
-                      {t("members.you")}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="py-3 pr-4 text-slate-600 dark:text-slate-400">{member.email}</td>
-                <td className="py-3 pr-4">
-                  {member.editable ? (
-                    <RoleForm member={member} roles={assignableRoles} />
-                  ) : (
-                    <RoleBadge role={member.role} />
-                  )}
-                </td>
-                <td className="py-3 text-right">
-                  {member.removable ? (
-                    <AppLink
-                      to={`${here}/members/${member.id}/remove${onPage}`}
-                      preventScrollReset
-                      aria-label={t("members.removeLabel", { name: member.name })}
-                      className={buttonClass("ghost", "px-3 py-1.5")}
-                    >
-                      {t("members.remove")}
-                    </AppLink>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        data-testid="member-list"
+        head={
+          <>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("members.name")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("members.email")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("members.role")}
+            </th>
+            <th scope="col" className="py-2">
+              <span className="sr-only">{t("members.actions")}</span>
+            </th>
+          </>
+        }
+      >
+        {members.map((member) => (
+          <tr key={member.id} data-member={member.email}>
+            <td className="py-3 pr-4 font-medium">
+              {member.name}
+              {member.self ? (
+                <span className="ml-2 text-xs font-normal text-slate-600 dark:text-slate-400">{t("members.you")}</span>
+              ) : null}
+            </td>
+            <td className="py-3 pr-4 text-slate-600 dark:text-slate-400">{member.email}</td>
+            <td className="py-3 pr-4">
+              {member.editable ? (
+                <RoleForm member={member} roles={assignableRoles} />
+              ) : (
+                <RoleBadge role={member.role} />
+              )}
+            </td>
+            <td className="py-3 text-right">
+              {member.removable ? (
+                <AppLink
+                  to={`${here}/members/${member.id}/remove${onPage}`}
+                  preventScrollReset
+                  aria-label={t("members.removeLabel", { name: member.name })}
+                  className={buttonClass("ghost", "px-3 py-1.5")}
+                >
+                  {t("members.remove")}
+                </AppLink>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
       <Pagination
         page={page}
         pages={pages}

@@ -3,6 +3,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/organizations";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { emptyListClass } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { setActiveSchema } from "~/lib/organization-forms";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -137,9 +138,7 @@ export default function Organizations({ loaderData }: Route.ComponentProps) {
           })}
         </ul>
       ) : (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          {t("list.empty")}
-        </p>
+        <p className={emptyListClass}>{t("list.empty")}</p>
       )}
     </div>
   );

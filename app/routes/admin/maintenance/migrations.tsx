@@ -5,6 +5,7 @@ import type { Route } from "./+types/migrations";
 import { Section } from "~/components/ui/Section";
 import { SubmitButton } from "~/components/ui/Button";
 import { LocalTime } from "~/components/ui/LocalTime";
+import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { numberFormat } from "~/lib/intl";
 import { dataOperationForm } from "~/lib/reports";
@@ -231,42 +232,40 @@ function SchemaMigrations({ schema }: { schema: LoaderData["schema"] }) {
           {t("migrations.upToDate")}
         </p>
       )}
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid="applied-migrations">
-          <thead className="text-xs text-slate-600 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("migrations.name")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("migrations.state")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("migrations.appliedAt")}
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                {t("migrations.checksum")}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {schema.history.map((migration) => (
-              <tr
-                key={`${migration.name}-${migration.appliedAt}`}
-                data-migration={migration.name}
-                data-state={migration.state}
-              >
-                <td className="py-2 pr-4 font-mono text-xs">{migration.name}</td>
-                <td className="py-2 pr-4">{t(`migrations.states.${migration.state}`)}</td>
-                <td className="py-2 pr-4 whitespace-nowrap">
-                  {migration.appliedAt ? <LocalTime iso={migration.appliedAt} locale={locale} /> : "—"}
-                </td>
-                <td className="py-2 font-mono text-xs break-all">{migration.checksum}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        data-testid="applied-migrations"
+        head={
+          <>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("migrations.name")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("migrations.state")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("migrations.appliedAt")}
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              {t("migrations.checksum")}
+            </th>
+          </>
+        }
+      >
+        {schema.history.map((migration) => (
+          <tr
+            key={`${migration.name}-${migration.appliedAt}`}
+            data-migration={migration.name}
+            data-state={migration.state}
+          >
+            <td className="py-2 pr-4 font-mono text-xs">{migration.name}</td>
+            <td className="py-2 pr-4">{t(`migrations.states.${migration.state}`)}</td>
+            <td className="py-2 pr-4 whitespace-nowrap">
+              {migration.appliedAt ? <LocalTime iso={migration.appliedAt} locale={locale} /> : "—"}
+            </td>
+            <td className="py-2 font-mono text-xs break-all">{migration.checksum}</td>
+          </tr>
+        ))}
+      </Table>
     </Section>
   );
 }
