@@ -17,7 +17,7 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { createContext, type RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
-import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, type Locale } from "~/i18n/config";
+import type { Locale } from "~/i18n/config";
 import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
@@ -121,20 +121,14 @@ export interface RequestMeta {
 
 /**
  * Who is asking, for sessions, audit rows and emails. Pages speak the language of their URL
- * prefix (as the i18n middleware read it); the API (no prefix) uses the `lng` cookie, then Accept-Language, then English.
+ * prefix (as the i18n middleware read it); the API, whose paths have none, replaces it with
+ * the visitor's preferred language (handleAuthRequest).
  */
 export function requestMeta(request: Request, context: Readonly<RouterContextProvider>): RequestMeta {
-  let locale: Locale;
-  if (new URL(request.url).pathname.startsWith("/api/")) {
-    const cookie = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
-    locale = isLocale(cookie) ? cookie : (matchAcceptLanguage(request.headers.get("Accept-Language")) ?? "en");
-  } else {
-    locale = getLocale(context);
-  }
   return {
     ipAddress: context.get(clientAddressContext),
     userAgent: request.headers.get("User-Agent"),
-    locale,
+    locale: getLocale(context),
     trustedDevice: readSignedCookie(request, trustDeviceCookieName()),
     impersonatedBy: context.get(sessionContext)?.session.impersonatedBy ?? null,
   };

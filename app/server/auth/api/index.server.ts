@@ -14,6 +14,7 @@ import { errorText, isDatabaseUnavailable } from "~/server/db.server";
 import { FORBIDDEN_CHARACTERS, LINE_CHARACTERS } from "~/lib/text";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
+import { preferredLocale } from "~/server/i18n.server";
 import { untrustedOriginResponse } from "../origin.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "../rate-limit.server";
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "../session.server";
@@ -259,7 +260,8 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
   const cookies: string[] = [];
   const headers = new Headers();
   try {
-    const meta = requestMeta(request, context);
+    // API paths have no language prefix: emails and messages speak the visitor's preferred language.
+    const meta = { ...requestMeta(request, context), locale: await preferredLocale(request) };
     if (rateLimitEnabled() && endpoint.rateLimit !== false) {
       const rule = endpoint.rateLimit ?? ruleFor(endpoint.path);
       const result = await checkRateLimit(rateLimitKey(meta.ipAddress, endpoint.path), rule);
