@@ -2,18 +2,7 @@
 export const locales = ["en", "zh-CN", "ja", "fr"] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "en";
-export const namespaces = [
-  "common",
-  "home",
-  "pricing",
-  "validation",
-  "auth",
-  "organization",
-  "billing",
-  "admin",
-  "reports",
-] as const;
-export type Namespace = (typeof namespaces)[number];
+export const namespaces = ["common", "home", "pricing", "auth", "organization", "billing", "admin", "reports"] as const;
 
 /** Native names, shown in the locale switcher in their own language. */
 export const localeNames: Record<Locale, string> = {

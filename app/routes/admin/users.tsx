@@ -16,7 +16,8 @@ import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { adminOf, adminT, usersPage } from "~/server/admin/pages.server";
 import { impersonateUser, revokeUserSessions, setRole, unbanUser } from "~/server/admin/users.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -48,7 +49,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (input.intent === "impersonate") {
       const { user, setCookies } = await impersonateUser(admin, input.userId, request, meta);
       return redirectWithToast(
-        localizePath("/", pageLocale(context)),
+        localizePath("/", getLocale(context)),
         { type: "success", title: t("users.impersonating", { name: user.name }) },
         { headers: cookieHeaders(setCookies) },
       );

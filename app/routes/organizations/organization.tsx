@@ -30,11 +30,12 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { getAuthSession } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { failed, invalid, pageLocale } from "~/server/forms.server";
+import { failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { updateMemberRole, updateOrganization } from "~/server/organization/organizations.server";
 import { cancelInvitation, inviteMember } from "~/server/organization/invitations.server";
 import {
@@ -65,8 +66,7 @@ const pageOf = (url: URL) => membersViewSchema.parse(searchParamsOf(url)).page;
  * again on every post. Members are listed a page at a time.
  */
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  requireUser(context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
+  const auth = getAuthSession(context)!; // the menu layout's middleware made sure
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const role = caller.role;
   const owner = isOwner(role);
@@ -129,10 +129,9 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
  * failure answers the form it came from, told apart by `key`.
  */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
+  const auth = getAuthSession(context)!; // the menu layout's middleware made sure
   const { organization } = await organizationOfPage(url, auth, params.slug);
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = organizationT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();

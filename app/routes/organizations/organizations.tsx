@@ -14,7 +14,8 @@ import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { listUserInvitations } from "~/server/organization/invitations.server";
 import { setActiveOrganization } from "~/server/organization/organizations.server";
 import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
@@ -54,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: setActiveSchema });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { organizationId, redirectTo } = submission.value;
-  const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", pageLocale(context));
+  const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", getLocale(context));
   try {
     await enforceRateLimit(requestMeta(request, context).ipAddress, "/organization/set-active");
     const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });

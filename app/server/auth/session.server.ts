@@ -25,14 +25,14 @@ import { getLocale } from "~/server/i18n.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 import { announceRevocation, cacheTrusted } from "./revocation.server";
 
-export const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
-export const SESSION_UPDATE_AGE = 24 * 60 * 60;
-export const SESSION_FRESH_AGE = 24 * 60 * 60;
+const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
+const SESSION_UPDATE_AGE = 24 * 60 * 60;
+const SESSION_FRESH_AGE = 24 * 60 * 60;
 /** The lifetime of a session created with rememberMe off. */
-export const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
+const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
 export const COOKIE_CACHE_MAX_AGE = 60;
 /** Browsers drop cookies above ~4096 bytes; the spec caps the cache at 4093 characters. */
-export const COOKIE_CACHE_MAX_LENGTH = 4093;
+const COOKIE_CACHE_MAX_LENGTH = 4093;
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -53,7 +53,7 @@ export function hashToken(token: string): string {
 export function cookieName(name: string): string {
   return loadEnv().secureCookies ? `__Secure-app.${name}` : `app.${name}`;
 }
-export const sessionCookieName = () => cookieName("session_token");
+const sessionCookieName = () => cookieName("session_token");
 export const sessionDataCookieName = () => cookieName("session_data");
 export const dontRememberCookieName = () => cookieName("dont_remember");
 /** Names a trusted browser that may skip the second step (two-factor.server.ts). */

@@ -15,8 +15,7 @@ import { useLocale } from "~/lib/use-root-data";
 import { dataOperationRuns, schemaMigrations, startDataOperation } from "~/server/admin/migrations.server";
 import { requireAdminUser } from "~/server/auth/guards.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { pageLocale } from "~/server/forms.server";
-import { getInstance } from "~/server/i18n.server";
+import { getInstance, getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -45,10 +44,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { operation } = submission.value;
   const started = await startDataOperation(operation, user.id, requestMeta(request, context));
-  const t = getInstance(context).getFixedT(pageLocale(context), "reports");
+  const t = getInstance(context).getFixedT(getLocale(context), "reports");
   const name = t(`operations.${operation}.title`);
   return redirectWithToast(
-    localizePath("/admin/maintenance/migrations", pageLocale(context)),
+    localizePath("/admin/maintenance/migrations", getLocale(context)),
     started.started
       ? { type: "success", title: t("operations.started", { name }) }
       : { type: "error", title: t("operations.alreadyRunning", { name }) },
