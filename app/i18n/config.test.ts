@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { localizePath, locales, matchAcceptLanguage, namespaces, splitLocale } from "./config";
+import { localizePath, locales, namespaces, splitLocale } from "./config";
 
 function flatten(value: unknown, prefix = ""): Map<string, string> {
   const out = new Map<string, string>();
@@ -45,14 +45,5 @@ describe("locale paths", () => {
     expect(localizePath("/", "en")).toBe("/");
     expect(localizePath("/", "ja")).toBe("/ja");
     expect(localizePath("/signin?redirect=%2Fx", "fr")).toBe("/fr/signin?redirect=%2Fx");
-  });
-
-  it("matches Accept-Language by quality and base language", () => {
-    expect(matchAcceptLanguage("de;q=1, fr;q=0.5, ja;q=0.8")).toBe("ja");
-    expect(matchAcceptLanguage("zh-TW")).toBe("zh-CN");
-    expect(matchAcceptLanguage("fr-CA,en;q=0.1")).toBe("fr");
-    expect(matchAcceptLanguage("de, es")).toBeNull();
-    expect(matchAcceptLanguage(null)).toBeNull();
-    expect(matchAcceptLanguage("ja;q=0, en")).toBe("en");
   });
 });

@@ -13,7 +13,7 @@ export const RESET_REASON_MAX = 500;
 const role = z.enum(["user", "admin"]);
 
 /** The users table as the URL says it (search, filters, order, page): shareable views. */
-export const usersViewSchema = z.object({
+const usersViewSchema = z.object({
   q: z.string().trim().max(256).catch(""),
   field: z.enum(["email", "name"]).catch("email"),
   role: z.enum(["all", "user", "admin"]).catch("all"),

@@ -115,14 +115,14 @@ export const setPasswordSchema = z
   })
   .superRefine(confirmed);
 
-export const revokeSessionSchema = z.object({
+const revokeSessionSchema = z.object({
   intent: z.literal("revoke-session"),
   token: z.string().min(1).max(512),
 });
 
-export const revokeOtherSessionsSchema = z.object({ intent: z.literal("revoke-other-sessions") });
+const revokeOtherSessionsSchema = z.object({ intent: z.literal("revoke-other-sessions") });
 
-export const unlinkAccountSchema = z.object({
+const unlinkAccountSchema = z.object({
   intent: z.literal("unlink-account"),
   accountId: z.string().min(1).max(200),
 });

@@ -49,7 +49,7 @@ export const rangeQuery = z.object({
     .catch(DEFAULT_RANGE),
 });
 
-export const pageQuery = z.object({
+const pageQuery = z.object({
   page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
   size: z.coerce
     .number()

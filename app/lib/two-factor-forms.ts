@@ -16,8 +16,6 @@ export const secondStepSchema = z.object({
   trustDevice: z.boolean().default(false),
 });
 
-export const sendOtpSchema = z.object({ intent: z.literal("send-otp") });
-
 // The backup codes shown with the QR code, carried so that the set-up can show them again.
 const shownBackupCodes = z.string().max(200).optional();
 

@@ -18,7 +18,8 @@ import { zodErrorMap } from "~/lib/validation";
 import { requestPasswordReset } from "~/server/auth/account-management.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
+import { authT, failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -40,7 +41,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 export async function action({ request, context }: Route.ActionArgs) {
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const submission = parseWithZod(await request.formData(), {
     schema: forgotPasswordSchema,
     error: zodErrorMap(locale),

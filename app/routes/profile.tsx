@@ -53,7 +53,8 @@ import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/se
 import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
 import { twoFactorState } from "~/server/auth/two-factor.server";
 import { isSocialProviderId, SOCIAL_PROVIDERS } from "~/server/auth/social/providers/index.server";
-import { authT, errorTitle, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
+import { authT, errorTitle, failed, invalid, socialFormRedirect } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -118,7 +119,7 @@ function socialLinkToast(url: URL, context: Route.LoaderArgs["context"]) {
   const error = query.get("error");
   if (!query.has("linked") && !error) return null;
   const t = authT(context);
-  const here = localizePath("/profile", pageLocale(context));
+  const here = localizePath("/profile", getLocale(context));
   if (!error) return redirectWithToast(here, { type: "success", title: t("profile.accounts.linked") });
   const description = t(`social.errors.${error}`, { defaultValue: t("social.errors.provider", { code: error }) });
   return redirectWithToast(here, { type: "error", title: t("social.linkErrorTitle"), description });
@@ -152,7 +153,7 @@ const API_PATHS: Record<ProfileIntent, string> = {
 export async function action({ request, context }: Route.ActionArgs) {
   requireUser(context);
   const auth = getAuthSession(context)!;
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = authT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();
@@ -282,7 +283,6 @@ export async function action({ request, context }: Route.ActionArgs) {
       extra,
     );
   }
-  throw data("Unknown intent", { status: 400 });
 }
 
 // ---------------------------------------------------------------------------------------

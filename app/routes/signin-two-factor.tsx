@@ -21,7 +21,8 @@ import { requestMeta } from "~/server/auth/session.server";
 import { pendingMethods, pendingSignIn, sendOtp, verifySecondStep } from "~/server/auth/two-factor.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import { authT, cookieHeaders, errorTitle, failed, invalid, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle, failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -41,7 +42,7 @@ function restart(url: URL, context: Route.LoaderArgs["context"], code: string) {
   const t = authT(context);
   const target = url.searchParams.get("redirect");
   const query = target ? `?${new URLSearchParams({ redirect: target })}` : "";
-  return redirectWithToast(localizePath("/signin", pageLocale(context)) + query, {
+  return redirectWithToast(localizePath("/signin", getLocale(context)) + query, {
     type: "error",
     title: t(`errors.${code}`),
   });
@@ -67,7 +68,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = authT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();

@@ -25,15 +25,8 @@ import { requestMeta } from "~/server/auth/session.server";
 import { SecondFactorRequired } from "~/server/auth/sign-in.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import {
-  authT,
-  cookieHeaders,
-  failed,
-  invalid,
-  pageLocale,
-  SECRET_FIELDS,
-  socialFormRedirect,
-} from "~/server/forms.server";
+import { authT, cookieHeaders, failed, invalid, SECRET_FIELDS, socialFormRedirect } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -62,7 +55,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = authT(context);
   const formData = await request.formData();
   const meta = requestMeta(request, context);

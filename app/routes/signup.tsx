@@ -22,7 +22,8 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
-import { authT, failed, invalid, pageLocale, socialFormRedirect } from "~/server/forms.server";
+import { authT, failed, invalid, socialFormRedirect } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -51,7 +52,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = authT(context);
   const formData = await request.formData();
   if (formData.get("intent") === "social") {

@@ -21,7 +21,8 @@ import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getAuthSession, getUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid, pageLocale } from "~/server/forms.server";
+import { authT, failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -63,7 +64,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const submission = parseWithZod(await request.formData(), {
     schema: sendVerificationSchema,
     error: zodErrorMap(locale),

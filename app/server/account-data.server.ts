@@ -25,7 +25,7 @@ const invitationSelect = {
 } as const;
 
 /** The document for `userId`. */
-export async function accountData(userId: string) {
+async function accountData(userId: string) {
   const user = await prisma.user.findUniqueOrThrow({
     where: { id: userId },
     select: {

@@ -23,6 +23,7 @@ import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "./auth/
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
 import { endpoints as billingEndpoints } from "./billing/api.server";
 import { sessionSubscriptions } from "./billing/billing.server";
+import { preferredLocale } from "~/server/i18n.server";
 import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
@@ -259,7 +260,8 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
   const cookies: string[] = [];
   const headers = new Headers();
   try {
-    const meta = requestMeta(request, context);
+    // API paths have no language prefix: emails and messages speak the visitor's preferred language.
+    const meta = { ...requestMeta(request, context), locale: await preferredLocale(request) };
     if (rateLimitEnabled() && endpoint.rateLimit !== false) {
       const rule = endpoint.rateLimit ?? ruleFor(endpoint.path);
       const result = await checkRateLimit(rateLimitKey(meta.ipAddress, endpoint.path), rule);

@@ -35,7 +35,7 @@ type EndpointOverride = keyof typeof ENDPOINT_OVERRIDES;
 export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-1234" } as const;
 
 /** Where the generated development secret lives (relative to the working directory, like data/app.db). */
-export const DEV_SECRET_FILE = "data/auth-secret";
+const DEV_SECRET_FILE = "data/auth-secret";
 
 const MIN_SECRET_LENGTH = 32;
 const SMTP_EXAMPLE = "smtp://user:pass@mail.example.com:587";

@@ -5,6 +5,10 @@
  * same failure reads in the user's language. Codes and messages are better-auth 1.7's
  * wherever it has one for the case, so clients written for it understand ours; the rest
  * (outages, mail, request safety) are the product's own.
+ *
+ * Codes commented "published by better-auth" are raised by nothing here. They stay because
+ * better-auth publishes them (the `$ERROR_CODES` of its client and of its organization
+ * plugin), so a client written against that contract may switch on them.
  */
 
 const entries = {
@@ -20,13 +24,14 @@ const entries = {
   USER_ALREADY_EXISTS: { status: 422, message: "User already exists." },
   USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: { status: 422, message: "User already exists. Use another email." },
   FAILED_TO_CREATE_USER: { status: 500, message: "Failed to create user" },
+  // Published by better-auth; not raised here.
   FAILED_TO_UPDATE_USER: { status: 500, message: "Failed to update user" },
-  EMAIL_AND_PASSWORD_DISABLED: { status: 400, message: "Email and password is not enabled" },
 
   // ---- sessions ----
+  // Published by better-auth; not raised here.
   FAILED_TO_CREATE_SESSION: { status: 500, message: "Failed to create session" },
+  // Published by better-auth; not raised here.
   FAILED_TO_GET_SESSION: { status: 500, message: "Failed to get session" },
-  SESSION_NOT_FOUND: { status: 400, message: "Session not found" },
   SESSION_EXPIRED: { status: 400, message: "Session expired. Re-authenticate to perform this action." },
   SESSION_NOT_FRESH: { status: 403, message: "Session is not fresh" },
   UNAUTHORIZED: { status: 401, message: "Unauthorized" },
@@ -38,6 +43,7 @@ const entries = {
   // ---- tokens ----
   INVALID_TOKEN: { status: 400, message: "Invalid token" },
   TOKEN_EXPIRED: { status: 401, message: "Token expired" },
+  // Published by better-auth; not raised here.
   FAILED_TO_CREATE_VERIFICATION: { status: 500, message: "Unable to create verification" },
 
   // ---- passwords ----
@@ -46,15 +52,16 @@ const entries = {
   INVALID_PASSWORD: { status: 400, message: "Invalid password" },
   CREDENTIAL_ACCOUNT_NOT_FOUND: { status: 400, message: "Credential account not found" },
   USER_ALREADY_HAS_PASSWORD: { status: 400, message: "user already has a password" },
-  RESET_PASSWORD_DISABLED: { status: 400, message: "Reset password isn't enabled" },
 
   // ---- email ----
+  // Published by better-auth; not raised here.
   VERIFICATION_EMAIL_NOT_ENABLED: { status: 400, message: "Verification email isn't enabled" },
   EMAIL_ALREADY_VERIFIED: { status: 400, message: "Email is already verified" },
   EMAIL_MISMATCH: { status: 400, message: "Email mismatch" },
   EMAIL_CAN_NOT_BE_UPDATED: { status: 400, message: "Email can not be updated" },
   EMAIL_IS_THE_SAME: { status: 400, message: "Email is the same" },
   COULD_NOT_UPDATE_EMAIL: { status: 400, message: "Couldn't update your email" },
+  // Published by better-auth; not raised here.
   CHANGE_EMAIL_DISABLED: { status: 400, message: "Change email is disabled" },
   NO_FIELDS_TO_UPDATE: { status: 400, message: "No fields to update" },
 
@@ -202,6 +209,7 @@ const entries = {
     status: 403,
     message: "You are not allowed to cancel this invitation",
   },
+  // Published by better-auth; not raised here.
   YOU_ARE_NOT_ALLOWED_TO_LIST_INVITATIONS: {
     status: 403,
     message: "You are not allowed to list invitations for this organization",
@@ -210,6 +218,7 @@ const entries = {
     status: 400,
     message: "Inviter is no longer a member of the organization",
   },
+  // Published by better-auth; not raised here.
   FAILED_TO_RETRIEVE_INVITATION: { status: 400, message: "Failed to retrieve invitation" },
   INVITATION_LIMIT_REACHED: { status: 403, message: "Invitation limit reached" },
   EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION: {
@@ -227,6 +236,7 @@ const entries = {
   YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM: { status: 403, message: "You are not allowed to update this team" },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM: { status: 403, message: "You are not allowed to delete this team" },
   TEAM_NOT_FOUND: { status: 400, message: "Team not found" },
+  // Published by better-auth; not raised here.
   TEAM_ALREADY_EXISTS: { status: 400, message: "Team already exists" },
   UNABLE_TO_REMOVE_LAST_TEAM: { status: 400, message: "Unable to remove last team" },
   YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS: {
@@ -257,6 +267,7 @@ const entries = {
   INVALID_REDIRECT_URL: { status: 403, message: "Invalid redirectURL" },
   INVALID_ERROR_CALLBACK_URL: { status: 403, message: "Invalid errorCallbackURL" },
   INVALID_NEW_USER_CALLBACK_URL: { status: 403, message: "Invalid newUserCallbackURL" },
+  // Published by better-auth; not raised here.
   CALLBACK_URL_REQUIRED: { status: 400, message: "callbackURL is required" },
   TOO_MANY_REQUESTS: { status: 429, message: "Too many requests. Please try again later." },
 
@@ -265,7 +276,6 @@ const entries = {
   BAD_REQUEST: { status: 400, message: "Invalid JSON in request body" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, message: "Unsupported media type" },
   NOT_FOUND: { status: 404, message: "Not found" },
-  INTERNAL_SERVER_ERROR: { status: 500, message: "Internal Server Error" },
 
   // ---- outages (nothing wrong with the request: the same call works once the service is back) ----
   SERVICE_UNAVAILABLE: {

@@ -1,6 +1,5 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import type { Locale } from "~/i18n/config";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { FORBIDDEN_CHARACTERS } from "~/lib/text";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
@@ -13,16 +12,12 @@ import { getInstance, getLocale } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
- * The page actions' shared plumbing: the request's language, a translator for it, and the
- * one way an `AppError` from a service becomes a form error. Errors travel as catalogue
- * codes; the page puts them into words (components/ui/error-text) in its language.
+ * The page actions' shared plumbing: a translator for the request's language, and the one
+ * way an `AppError` from a service becomes a form error. Errors travel as catalogue codes;
+ * the page puts them into words (components/ui/error-text) in its language.
  */
-export function pageLocale(context: Readonly<RouterContextProvider>): Locale {
-  return getLocale(context) as Locale;
-}
-
 export function authT(context: Readonly<RouterContextProvider>) {
-  return getInstance(context).getFixedT(pageLocale(context), "auth");
+  return getInstance(context).getFixedT(getLocale(context), "auth");
 }
 
 /** Password inputs are never sent back to the browser. */

@@ -90,9 +90,9 @@ export function getInstance(context: Readonly<RouterContextProvider>): i18n {
 }
 
 /**
- * The language a visitor of the bare `/` prefers: the remembered choice (the plain `lng`
- * cookie the locale switcher sets), then Accept-Language, else English. remix-i18next's
- * detector, told our locales.
+ * The language a visitor prefers where the URL names none (the bare `/`, the API): the
+ * remembered choice (the plain `lng` cookie the locale switcher sets), then Accept-Language's
+ * first choice, else English. remix-i18next's detector, told our locales.
  */
 const languageDetector = new LanguageDetector({
   supportedLanguages: [...locales],

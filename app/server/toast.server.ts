@@ -3,7 +3,7 @@ import { z } from "zod";
 import { loadEnv } from "~/server/env.server";
 
 /** A toast the server flashes through a cookie so it shows after a redirect, even without JS. */
-export const toastSchema = z.object({
+const toastSchema = z.object({
   id: z.string().default(() => crypto.randomUUID()),
   type: z.enum(["success", "error", "info"]).default("info"),
   title: z.string(),

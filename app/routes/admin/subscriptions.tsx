@@ -1,10 +1,11 @@
 import { useLocation } from "react-router";
 import type { Route } from "./+types/subscriptions";
 import { AppLink } from "~/components/AppLink";
-import { choiceClass, Pager } from "~/components/reports/Pager";
 import { StatusBadge, useStatusLabel } from "~/components/reports/SubscriptionStatus";
+import { choiceClass, Pagination } from "~/components/ui/Pagination";
+import { Table } from "~/components/ui/Table";
 import { billingDate, numberFormat } from "~/lib/intl";
-import { queryLink, searchParamsOf, subscriptionsQuery } from "~/lib/reports";
+import { PAGE_SIZES, queryLink, searchParamsOf, subscriptionsQuery } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
@@ -63,33 +64,33 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
-      {report.rows.length ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-          <table className="w-full text-left text-sm" data-testid="subscription-list">
-            <thead className="bg-slate-50 text-xs text-slate-600 dark:text-slate-400 dark:bg-slate-900/60">
-              <tr>
-                {(
-                  ["plan", "owner", "status", "provider", "periodStart", "periodEnd", "seats", "cancellation"] as const
-                ).map((column) => (
-                  <th key={column} scope="col" className="px-4 py-2 font-medium whitespace-nowrap">
-                    {t(`subscriptions.columns.${column}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-              {report.rows.map((row) => (
-                <SubscriptionRow key={row.id} row={row} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          {t("subscriptions.empty")}
-        </p>
-      )}
-      <Pager page={report.page} pages={report.pages} size={report.size} total={report.total} />
+      <Table
+        framed
+        data-testid="subscription-list"
+        empty={report.rows.length ? null : t("subscriptions.empty")}
+        head={(
+          ["plan", "owner", "status", "provider", "periodStart", "periodEnd", "seats", "cancellation"] as const
+        ).map((column) => (
+          <th key={column} scope="col" className="px-4 py-2 font-medium whitespace-nowrap">
+            {t(`subscriptions.columns.${column}`)}
+          </th>
+        ))}
+      >
+        {report.rows.map((row) => (
+          <SubscriptionRow key={row.id} row={row} />
+        ))}
+      </Table>
+      <Pagination
+        page={report.page}
+        pages={report.pages}
+        href={(page) => queryLink(location, { page })}
+        rows={{
+          size: report.size,
+          total: report.total,
+          sizes: PAGE_SIZES,
+          sizeHref: (size) => queryLink(location, { size, page: null }),
+        }}
+      />
     </div>
   );
 }

@@ -5,6 +5,8 @@ import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
 import { buttonClass } from "~/components/ui/Button";
+import { Pagination } from "~/components/ui/Pagination";
+import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { PAGE_SIZES, userActionSchema, viewOf, type UsersView } from "~/lib/admin-forms";
 import { billingDate, numberFormat } from "~/lib/intl";
@@ -14,7 +16,8 @@ import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { adminOf, adminT, usersPage } from "~/server/admin/pages.server";
 import { impersonateUser, revokeUserSessions, setRole, unbanUser } from "~/server/admin/users.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -46,7 +49,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
     if (input.intent === "impersonate") {
       const { user, setCookies } = await impersonateUser(admin, input.userId, request, meta);
       return redirectWithToast(
-        localizePath("/", pageLocale(context)),
+        localizePath("/", getLocale(context)),
         { type: "success", title: t("users.impersonating", { name: user.name }) },
         { headers: cookieHeaders(setCookies) },
       );
@@ -183,79 +186,66 @@ export default function Users({ loaderData }: Route.ComponentProps) {
       </Form>
 
       {/* Scrolls sideways on a phone; on a wide screen the table fits, and a row's menu may hang below it. */}
-      <div className="relative overflow-x-auto rounded-xl border border-slate-200 lg:overflow-visible dark:border-slate-800">
-        <table className="w-full text-left text-sm">
-          <thead className="bg-slate-50 text-xs text-slate-600 dark:text-slate-400 uppercase dark:bg-slate-900">
-            <tr>
-              {sortHeader("name")}
-              {sortHeader("email")}
-              {sortHeader("role")}
-              <th scope="col" className="px-4 py-3">
-                {t("users.columns.status")}
-              </th>
-              <th scope="col" className="px-4 py-3">
-                {t("users.columns.security")}
-              </th>
-              {sortHeader("createdAt")}
-              <th scope="col" className="px-4 py-3">
-                <span className="sr-only">{t("users.columns.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800" onClick={openDialog}>
-            {users.map((user) => (
-              <tr
-                key={user.id}
-                data-user={user.email}
-                data-banned={user.banned || undefined}
-                data-two-factor={user.twoFactorEnabled || undefined}
-                data-passkeys={user.passkeys}
-              >
-                <td className="px-4 py-3 font-medium">{user.name}</td>
-                <td className="px-4 py-3">{user.email}</td>
-                <td className="px-4 py-3">{t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}</td>
-                <td className="px-4 py-3">
-                  {user.banned ? (
-                    <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800 dark:bg-red-950 dark:text-red-200">
-                      {user.banExpires
-                        ? t("users.bannedUntil", { date: billingDate(locale, new Date(user.banExpires)) })
-                        : t("users.status.banned")}
-                    </span>
-                  ) : (
-                    t("users.status.active")
-                  )}
-                </td>
-                <td className="px-4 py-3">
-                  <SecondFactors twoFactor={user.twoFactorEnabled} passkeys={user.passkeys} />
-                </td>
-                <td className="px-4 py-3 whitespace-nowrap">{billingDate(locale, new Date(user.createdAt))}</td>
-                <td className="px-4 py-3 text-right">
-                  <RowActions user={user} self={user.id === me} search={search} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-        {users.length === 0 ? (
-          <p className="p-6 text-center text-sm text-slate-600 dark:text-slate-400">{t("users.empty")}</p>
-        ) : null}
-      </div>
+      <Table
+        framed
+        frameClassName="lg:overflow-visible"
+        onClick={openDialog}
+        empty={users.length ? null : t("users.empty")}
+        head={
+          <>
+            {sortHeader("name")}
+            {sortHeader("email")}
+            {sortHeader("role")}
+            <th scope="col" className="px-4 py-3">
+              {t("users.columns.status")}
+            </th>
+            <th scope="col" className="px-4 py-3">
+              {t("users.columns.security")}
+            </th>
+            {sortHeader("createdAt")}
+            <th scope="col" className="px-4 py-3">
+              <span className="sr-only">{t("users.columns.actions")}</span>
+            </th>
+          </>
+        }
+      >
+        {users.map((user) => (
+          <tr
+            key={user.id}
+            data-user={user.email}
+            data-banned={user.banned || undefined}
+            data-two-factor={user.twoFactorEnabled || undefined}
+            data-passkeys={user.passkeys}
+          >
+            <td className="px-4 py-3 font-medium">{user.name}</td>
+            <td className="px-4 py-3">{user.email}</td>
+            <td className="px-4 py-3">{t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}</td>
+            <td className="px-4 py-3">
+              {user.banned ? (
+                <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800 dark:bg-red-950 dark:text-red-200">
+                  {user.banExpires
+                    ? t("users.bannedUntil", { date: billingDate(locale, new Date(user.banExpires)) })
+                    : t("users.status.banned")}
+                </span>
+              ) : (
+                t("users.status.active")
+              )}
+            </td>
+            <td className="px-4 py-3">
+              <SecondFactors twoFactor={user.twoFactorEnabled} passkeys={user.passkeys} />
+            </td>
+            <td className="px-4 py-3 whitespace-nowrap">{billingDate(locale, new Date(user.createdAt))}</td>
+            <td className="px-4 py-3 text-right">
+              <RowActions user={user} self={user.id === me} search={search} />
+            </td>
+          </tr>
+        ))}
+      </Table>
 
-      <nav aria-label={t("users.pagination")} className="flex items-center justify-between text-sm">
+      <div className="flex flex-wrap items-center justify-between gap-4 text-sm">
         <span>{t("users.page", { page: view.page, pages })}</span>
-        <span className="flex gap-2">
-          {view.page > 1 ? (
-            <AppLink to={withView(view, { page: view.page - 1 })} className={buttonClass("secondary")}>
-              {t("users.previous")}
-            </AppLink>
-          ) : null}
-          {view.page < pages ? (
-            <AppLink to={withView(view, { page: view.page + 1 })} className={buttonClass("secondary")}>
-              {t("users.next")}
-            </AppLink>
-          ) : null}
-        </span>
-      </nav>
+        <Pagination page={view.page} pages={pages} href={(page) => withView(view, { page })} />
+      </div>
       <Outlet />
     </div>
   );

@@ -15,7 +15,8 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { billingPortal, cancelSubscription, referenceOf, restoreSubscription } from "~/server/billing/billing.server";
 import { billingAccounts, billingT, type BillingAccount } from "~/server/billing/pages.server";
-import { authT, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -47,14 +48,14 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { intent, referenceId } = submission.value;
   const reference = referenceOf(auth, referenceId);
-  const here = localizePath("/billing", pageLocale(context));
+  const here = localizePath("/billing", getLocale(context));
   const t = billingT(context);
   const meta = requestMeta(request, context);
   try {
     await enforceRateLimit(meta.ipAddress, RATE_LIMITED_AS[intent]);
     if (intent === "portal") return redirect(await billingPortal(auth, { ...reference, returnUrl: here }));
     const { row } = await (intent === "cancel" ? cancelSubscription : restoreSubscription)(auth, reference, meta);
-    const date = row.periodEnd ? billingDate(pageLocale(context), row.periodEnd) : "";
+    const date = row.periodEnd ? billingDate(getLocale(context), row.periodEnd) : "";
     return redirectWithToast(here, {
       type: "success",
       title: intent === "cancel" ? t("toast.canceled", { date }) : t("toast.restored"),

@@ -18,7 +18,8 @@ import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { referenceOf, upgrade } from "~/server/billing/billing.server";
 import { billingAccounts, planOfQuery } from "~/server/billing/pages.server";
-import { failed, invalid, pageLocale } from "~/server/forms.server";
+import { failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["auth", "billing", "pricing"] };
@@ -56,7 +57,7 @@ export async function action({ request, url, context }: Route.ActionArgs) {
   if (submission.status !== "success") return invalid(submission);
   const auth = getAuthSession(context)!;
   const { plan, interval, referenceId } = submission.value;
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const meta = requestMeta(request, context);
   try {
     await enforceRateLimit(meta.ipAddress, "/subscription/upgrade");

@@ -12,7 +12,8 @@ import { getAuthSession } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { isAppError } from "~/server/errors.server";
-import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { acceptInvitation, getInvitation, rejectInvitation } from "~/server/organization/invitations.server";
 import { organizationById, organizationT } from "~/server/organization/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -60,7 +61,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 export async function action({ request, params, context }: Route.ActionArgs) {
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const here = localizePath(`/invitations/${params.id}`, locale);
   const auth = getAuthSession(context);
   if (!auth) return redirectWithToast(here, { type: "error", title: authT(context)("errors.UNAUTHORIZED") });

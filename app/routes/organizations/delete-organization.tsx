@@ -17,8 +17,8 @@ import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
-import { notFound } from "~/server/i18n.server";
+import { cookieHeaders, failed, invalid } from "~/server/forms.server";
+import { getLocale, notFound } from "~/server/i18n.server";
 import { deleteOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -52,7 +52,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 export async function action(args: Route.ActionArgs) {
   const { auth, organization } = await organizationToDelete(args);
   const { request, context } = args;
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const submission = parseWithZod(await request.formData(), {
     schema: deleteOrganizationSchema(organization.slug),
     error: zodErrorMap(locale),

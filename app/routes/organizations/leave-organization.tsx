@@ -14,7 +14,8 @@ import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
+import { cookieHeaders, failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { leaveOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -48,7 +49,7 @@ export async function action({ request, url, params, context }: Route.ActionArgs
     return failed(submission, error);
   }
   return redirectWithToast(
-    localizePath("/organizations", pageLocale(context)),
+    localizePath("/organizations", getLocale(context)),
     { type: "success", title: organizationT(context)("leave.left", { name: organization.name }) },
     { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
   );

@@ -19,7 +19,8 @@ import { zodErrorMap } from "~/lib/validation";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
+import { cookieHeaders, failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { createOrganization } from "~/server/organization/organizations.server";
 import { freeSlug, organizationT } from "~/server/organization/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -46,7 +47,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export async function action({ request, context }: Route.ActionArgs) {
   requireUser(context);
   const auth = getAuthSession(context)!;
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const submission = parseWithZod(await request.formData(), {
     schema: createOrganizationSchema,
     error: zodErrorMap(locale),

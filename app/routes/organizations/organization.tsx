@@ -12,6 +12,7 @@ import { LocalTime } from "~/components/ui/LocalTime";
 import { Pagination } from "~/components/ui/Pagination";
 import { Section } from "~/components/ui/Section";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
+import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import {
   createTeamSchema,
@@ -29,11 +30,12 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { getAuthSession } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { failed, invalid, pageLocale } from "~/server/forms.server";
+import { failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { updateMemberRole, updateOrganization } from "~/server/organization/organizations.server";
 import { cancelInvitation, inviteMember } from "~/server/organization/invitations.server";
 import {
@@ -64,8 +66,7 @@ const pageOf = (url: URL) => membersViewSchema.parse(searchParamsOf(url)).page;
  * again on every post. Members are listed a page at a time.
  */
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  requireUser(context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
+  const auth = getAuthSession(context)!; // the menu layout's middleware made sure
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const role = caller.role;
   const owner = isOwner(role);
@@ -128,10 +129,9 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
  * failure answers the form it came from, told apart by `key`.
  */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
+  const auth = getAuthSession(context)!; // the menu layout's middleware made sure
   const { organization } = await organizationOfPage(url, auth, params.slug);
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = organizationT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();
@@ -375,70 +375,62 @@ function MembersSection({
         {t("members.total", { count: total, formatted: numberFormat(locale).format(total) })}
         {pages > 1 ? ` · ${t("members.page", { page, pages })}` : null}
       </p>
-      <div className="overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid="member-list">
-          <thead className="text-xs text-slate-600 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("members.name")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("members.email")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("members.role")}
-              </th>
-              <th scope="col" className="py-2">
-                <span className="sr-only">{t("members.actions")}</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {members.map((member) => (
-              <tr key={member.id} data-member={member.email}>
-                <td className="py-3 pr-4 font-medium">
-                  {member.name}
-                  {member.self ? (
-                    <span className="ml-2 text-xs font-normal text-slate-600 dark:text-slate-400">
-                      {t("members.you")}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="py-3 pr-4 text-slate-600 dark:text-slate-400">{member.email}</td>
-                <td className="py-3 pr-4">
-                  {member.editable ? (
-                    <RoleForm member={member} roles={assignableRoles} />
-                  ) : (
-                    <RoleBadge role={member.role} />
-                  )}
-                </td>
-                <td className="py-3 text-right">
-                  {member.removable ? (
-                    <AppLink
-                      to={`${here}/members/${member.id}/remove${onPage}`}
-                      preventScrollReset
-                      aria-label={t("members.removeLabel", { name: member.name })}
-                      className={buttonClass("ghost", "px-3 py-1.5")}
-                    >
-                      {t("members.remove")}
-                    </AppLink>
-                  ) : null}
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        data-testid="member-list"
+        head={
+          <>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("members.name")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("members.email")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("members.role")}
+            </th>
+            <th scope="col" className="py-2">
+              <span className="sr-only">{t("members.actions")}</span>
+            </th>
+          </>
+        }
+      >
+        {members.map((member) => (
+          <tr key={member.id} data-member={member.email}>
+            <td className="py-3 pr-4 font-medium">
+              {member.name}
+              {member.self ? (
+                <span className="ml-2 text-xs font-normal text-slate-600 dark:text-slate-400">{t("members.you")}</span>
+              ) : null}
+            </td>
+            <td className="py-3 pr-4 text-slate-600 dark:text-slate-400">{member.email}</td>
+            <td className="py-3 pr-4">
+              {member.editable ? (
+                <RoleForm member={member} roles={assignableRoles} />
+              ) : (
+                <RoleBadge role={member.role} />
+              )}
+            </td>
+            <td className="py-3 text-right">
+              {member.removable ? (
+                <AppLink
+                  to={`${here}/members/${member.id}/remove${onPage}`}
+                  preventScrollReset
+                  aria-label={t("members.removeLabel", { name: member.name })}
+                  className={buttonClass("ghost", "px-3 py-1.5")}
+                >
+                  {t("members.remove")}
+                </AppLink>
+              ) : null}
+            </td>
+          </tr>
+        ))}
+      </Table>
       <Pagination
         page={page}
         pages={pages}
         href={(n) => `${membersPath(here, n)}#members-title`}
-        labels={{
-          nav: t("members.pagination"),
-          previous: t("members.previous"),
-          next: t("members.next"),
-          page: (n) => t("members.pageLabel", { page: n }),
-        }}
+        label={t("members.pagination")}
+        className="mt-4"
       />
     </Section>
   );

@@ -3,6 +3,7 @@ import { data, Form, useNavigation } from "react-router";
 import type { Route } from "./+types/organizations";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
+import { emptyListClass } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { setActiveSchema } from "~/lib/organization-forms";
 import { safeRedirect } from "~/lib/safe-redirect";
@@ -13,7 +14,8 @@ import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { authT, cookieHeaders, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { listUserInvitations } from "~/server/organization/invitations.server";
 import { setActiveOrganization } from "~/server/organization/organizations.server";
 import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
@@ -53,7 +55,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const submission = parseWithZod(await request.formData(), { schema: setActiveSchema });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { organizationId, redirectTo } = submission.value;
-  const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", pageLocale(context));
+  const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", getLocale(context));
   try {
     await enforceRateLimit(requestMeta(request, context).ipAddress, "/organization/set-active");
     const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });
@@ -137,9 +139,7 @@ export default function Organizations({ loaderData }: Route.ComponentProps) {
           })}
         </ul>
       ) : (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          {t("list.empty")}
-        </p>
+        <p className={emptyListClass}>{t("list.empty")}</p>
       )}
     </div>
   );

@@ -14,8 +14,8 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid, pageLocale } from "~/server/forms.server";
-import { notFound } from "~/server/i18n.server";
+import { failed, invalid } from "~/server/forms.server";
+import { getLocale, notFound } from "~/server/i18n.server";
 import { removeMember } from "~/server/organization/organizations.server";
 import { memberOfPage, organizationOfPage, organizationT } from "~/server/organization/pages.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -37,7 +37,7 @@ async function memberToRemove({ url, params, context }: Route.LoaderArgs | Route
   const member = await memberOfPage(organization.id, { id: params.memberId });
   if (!member) notFound(url.pathname);
   const { page } = membersViewSchema.parse(searchParamsOf(url));
-  const back = membersPath(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), page);
+  const back = membersPath(localizePath(`/organizations/${organization.slug}`, getLocale(context)), page);
   return { auth, organization, member, back };
 }
 

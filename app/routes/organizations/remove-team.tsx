@@ -13,7 +13,8 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid, pageLocale } from "~/server/forms.server";
+import { failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { organizationT, teamOfRequest } from "~/server/organization/pages.server";
 import { removeTeam } from "~/server/organization/teams.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -47,7 +48,7 @@ export async function action(args: Route.ActionArgs) {
   } catch (error) {
     return failed(submission, error);
   }
-  return redirectWithToast(localizePath(`/organizations/${organization.slug}`, pageLocale(context)), {
+  return redirectWithToast(localizePath(`/organizations/${organization.slug}`, getLocale(context)), {
     type: "success",
     title: organizationT(context)("teams.removed", { name: team.name }),
   });

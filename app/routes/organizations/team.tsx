@@ -18,7 +18,8 @@ import { useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid, pageLocale } from "~/server/forms.server";
+import { failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { memberOfPage, organizationT, teamCandidates, teamOfRequest } from "~/server/organization/pages.server";
 import { can } from "~/server/organization/permissions.server";
 import { addTeamMember, removeTeamMember, updateTeam } from "~/server/organization/teams.server";
@@ -60,7 +61,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export async function action(args: Route.ActionArgs) {
   const { auth, organization, team } = await teamOfRequest(args);
   const { request, url, context } = args;
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = organizationT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();

@@ -5,7 +5,8 @@ import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/gu
 import { deletePasskey, deletePasskeyInput, updatePasskey, updatePasskeyInput } from "~/server/auth/passkeys.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { authT, errorTitle, pageLocale } from "~/server/forms.server";
+import { authT, errorTitle } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
@@ -18,7 +19,7 @@ export async function action({ request, context }: Route.ActionArgs) {
   const auth = getAuthSession(context)!;
   const t = authT(context);
   const meta = requestMeta(request, context);
-  const back = `${localizePath("/profile", pageLocale(context))}#passkeys`;
+  const back = `${localizePath("/profile", getLocale(context))}#passkeys`;
   const form = Object.fromEntries(await request.formData());
   try {
     if (form.intent === "rename") {

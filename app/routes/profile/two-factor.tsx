@@ -30,7 +30,8 @@ import {
   twoFactorState,
   verifySecondStep,
 } from "~/server/auth/two-factor.server";
-import { authT, cookieHeaders, failed, invalid, pageLocale } from "~/server/forms.server";
+import { authT, cookieHeaders, failed, invalid } from "~/server/forms.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -92,7 +93,7 @@ const carriedCodes = (value: string | undefined) =>
 export async function action({ request, context }: Route.ActionArgs) {
   requireUser(context);
   const auth = getAuthSession(context)!;
-  const locale = pageLocale(context);
+  const locale = getLocale(context);
   const t = authT(context);
   const meta = requestMeta(request, context);
   const formData = await request.formData();

@@ -5,8 +5,8 @@ import { stopImpersonating } from "~/server/admin/users.server";
 import { getAuthSession } from "~/server/auth/guards.server";
 import { clearSessionCookies, requestMeta } from "~/server/auth/session.server";
 import { isAppError } from "~/server/errors.server";
-import { cookieHeaders, pageLocale } from "~/server/forms.server";
-import { i18nFor } from "~/server/i18n.server";
+import { cookieHeaders } from "~/server/forms.server";
+import { getLocale, i18nFor } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
@@ -16,7 +16,7 @@ import { redirectWithToast } from "~/server/toast.server";
 export async function action({ request, context }: Route.ActionArgs) {
   const auth = getAuthSession(context);
   const lng = (await request.formData()).get("locale");
-  const locale = isLocale(lng) ? lng : pageLocale(context);
+  const locale = isLocale(lng) ? lng : getLocale(context);
   if (!auth?.session.impersonatedBy) return redirect(localizePath("/", locale));
   let setCookies: string[];
   try {

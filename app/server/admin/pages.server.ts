@@ -8,14 +8,13 @@ import type { UsersView } from "~/lib/admin-forms";
 import { getAuthSession } from "~/server/auth/guards.server";
 import type { AuthSession } from "~/server/auth/session.server";
 import { prisma, type Prisma } from "~/server/db.server";
-import { pageLocale } from "~/server/forms.server";
-import { getInstance, notFound } from "~/server/i18n.server";
+import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { getUser, listUsers } from "./users.server";
 
 const DAY = 86_400_000;
 
 export function adminT(context: Readonly<RouterContextProvider>) {
-  return getInstance(context).getFixedT(pageLocale(context), "admin");
+  return getInstance(context).getFixedT(getLocale(context), "admin");
 }
 
 /** The signed-in admin (the admin layout's middleware has made sure there is one). */

@@ -35,12 +35,12 @@ import { prepareDeletion } from "~/server/deletion.server";
 import { databaseProvider, isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { AppError, fail, type ErrorCode } from "~/server/errors.server";
 
-export const ADMIN_ROLES = ["user", "admin"] as const;
-export const IMPERSONATION_EXPIRES_IN = 60 * 60;
-export const DEFAULT_BAN_REASON = "No reason";
+const ADMIN_ROLES = ["user", "admin"] as const;
+const IMPERSONATION_EXPIRES_IN = 60 * 60;
+const DEFAULT_BAN_REASON = "No reason";
 
 /** The admin plugin's permissions; the admin role has them all, the user role none. */
-export const ADMIN_PERMISSIONS = {
+const ADMIN_PERMISSIONS = {
   user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "get", "update"],
   session: ["list", "revoke", "delete"],
 } as const;
@@ -125,7 +125,7 @@ export const setUserPasswordInput = z.object({
     ),
 });
 
-export const resetTwoFactorInput = z.object({
+const resetTwoFactorInput = z.object({
   userId: z.string().min(1),
   reason: z.string().trim().min(1).max(RESET_REASON_MAX),
 });

@@ -95,7 +95,7 @@ export const changePasswordInput = z.object({
 });
 export type ChangePasswordInput = z.infer<typeof changePasswordInput>;
 
-export const setPasswordInput = z.object({ newPassword: passwordSchema });
+const setPasswordInput = z.object({ newPassword: passwordSchema });
 export type SetPasswordInput = z.infer<typeof setPasswordInput>;
 
 export const changeEmailInput = z.object({
@@ -179,7 +179,7 @@ async function atLeast<T>(ms: number, work: () => Promise<T>): Promise<T> {
 // ---- password reset ----
 
 /** The emailed reset link: the API checks the token, then redirects to `callbackURL?token=…`. */
-export function resetPasswordLink(token: string, callbackURL: string): string {
+function resetPasswordLink(token: string, callbackURL: string): string {
   return `${loadEnv().BASE_URL}/api/auth/reset-password/${token}?callbackURL=${encodeURIComponent(callbackURL)}`;
 }
 
@@ -511,7 +511,7 @@ export async function revokeOtherUserSessions(auth: AuthSession, meta: RequestMe
 // ---- delete account ----
 
 /** The emailed deletion link: the API deletes, then redirects to `callbackURL`. */
-export function deleteAccountLink(token: string, callbackURL: string): string {
+function deleteAccountLink(token: string, callbackURL: string): string {
   return `${loadEnv().BASE_URL}/api/auth/delete-user/callback?token=${token}&callbackURL=${encodeURIComponent(callbackURL)}`;
 }
 

@@ -27,7 +27,7 @@ function originOf(request: Request): string | null {
 }
 
 /** null when the request's origin is trusted, else the error code to answer. */
-export function originProblem(request: Request): ErrorCode | null {
+function originProblem(request: Request): ErrorCode | null {
   const origin = originOf(request);
   if (!origin) return "MISSING_OR_NULL_ORIGIN";
   return loadEnv().trustedOrigins.includes(origin) ? null : "INVALID_ORIGIN";

@@ -13,7 +13,7 @@ import { z } from "zod";
 
 export const PASSWORD_MIN = 8;
 export const PASSWORD_MAX = 128;
-export const BCRYPT_COST = 10;
+const BCRYPT_COST = 10;
 
 /** A new password. The messages are catalogue codes: the API answers them, pages translate them. */
 export const passwordSchema = z

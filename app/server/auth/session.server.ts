@@ -17,7 +17,7 @@
 import { createHash, createHmac, randomInt, timingSafeEqual } from "node:crypto";
 import { createContext, type RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
-import { LOCALE_COOKIE, isLocale, matchAcceptLanguage, type Locale } from "~/i18n/config";
+import type { Locale } from "~/i18n/config";
 import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
@@ -25,16 +25,16 @@ import { getLocale } from "~/server/i18n.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 import { announceRevocation, cacheTrusted, COOKIE_CACHE_MAX_AGE } from "./revocation.server";
 
-export const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
-export const SESSION_UPDATE_AGE = 24 * 60 * 60;
-export const SESSION_FRESH_AGE = 24 * 60 * 60;
+const SESSION_EXPIRES_IN = 7 * 24 * 60 * 60; // seconds
+const SESSION_UPDATE_AGE = 24 * 60 * 60;
+const SESSION_FRESH_AGE = 24 * 60 * 60;
 /** The lifetime of a session created with rememberMe off. */
-export const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
+const SHORT_SESSION_EXPIRES_IN = 24 * 60 * 60;
 /**
  * Browsers silently drop a cookie whose name and value pass 4096 bytes; a cache cookie over
  * 4093 characters is not written at all, and that session is read from the database instead.
  */
-export const COOKIE_CACHE_MAX_LENGTH = 4093;
+const COOKIE_CACHE_MAX_LENGTH = 4093;
 
 const ALPHANUMERIC = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
 
@@ -55,7 +55,7 @@ export function hashToken(token: string): string {
 export function cookieName(name: string): string {
   return loadEnv().secureCookies ? `__Secure-app.${name}` : `app.${name}`;
 }
-export const sessionCookieName = () => cookieName("session_token");
+const sessionCookieName = () => cookieName("session_token");
 export const sessionDataCookieName = () => cookieName("session_data");
 export const dontRememberCookieName = () => cookieName("dont_remember");
 /** Names a trusted browser that may skip the second step (two-factor.server.ts). */
@@ -123,20 +123,14 @@ export interface RequestMeta {
 
 /**
  * Who is asking, for sessions, audit rows and emails. Pages speak the language of their URL
- * prefix (as the i18n middleware read it); the API (no prefix) uses the `lng` cookie, then Accept-Language, then English.
+ * prefix (as the i18n middleware read it); the API, whose paths have none, replaces it with
+ * the visitor's preferred language (handleAuthRequest).
  */
 export function requestMeta(request: Request, context: Readonly<RouterContextProvider>): RequestMeta {
-  let locale: Locale;
-  if (new URL(request.url).pathname.startsWith("/api/")) {
-    const cookie = parseCookies(request.headers.get("Cookie")).get(LOCALE_COOKIE);
-    locale = isLocale(cookie) ? cookie : (matchAcceptLanguage(request.headers.get("Accept-Language")) ?? "en");
-  } else {
-    locale = getLocale(context);
-  }
   return {
     ipAddress: context.get(clientAddressContext),
     userAgent: request.headers.get("User-Agent"),
-    locale,
+    locale: getLocale(context),
     trustedDevice: readSignedCookie(request, trustDeviceCookieName()),
     impersonatedBy: context.get(sessionContext)?.session.impersonatedBy ?? null,
   };

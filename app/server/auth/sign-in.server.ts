@@ -24,12 +24,12 @@ import {
 } from "./session.server";
 
 /** The pending sign-in (and its cookie) lasts 10 minutes. */
-export const PENDING_MAX_AGE = 10 * 60;
-export const TRUST_DEVICE_MAX_AGE = 30 * 24 * 60 * 60;
+const PENDING_MAX_AGE = 10 * 60;
+const TRUST_DEVICE_MAX_AGE = 30 * 24 * 60 * 60;
 
 export const pendingCookieName = () => cookieName("two_factor");
 
-export type TwoFactorMethod = "totp" | "otp";
+type TwoFactorMethod = "totp" | "otp";
 
 /** Thrown instead of a session when the second step is due; carries the cookies to send. */
 export class SecondFactorRequired extends Error {
@@ -46,7 +46,7 @@ export class SecondFactorRequired extends Error {
  * a trusted browser skips the step (the record and cookie are replaced on every use), null
  * when the user has no two-factor; throws SecondFactorRequired otherwise.
  */
-export async function secondFactorGate(
+async function secondFactorGate(
   userId: string,
   meta: Partial<RequestMeta>,
   details: { method: string; rememberMe?: boolean },

@@ -14,7 +14,7 @@ import { AppError } from "~/server/errors.server";
 import { loadEnv } from "~/server/env.server";
 import { hashToken, randomToken } from "./session.server";
 
-export const EMAIL_VERIFICATION_EXPIRES_IN = 3600; // seconds
+const EMAIL_VERIFICATION_EXPIRES_IN = 3600; // seconds
 export const RESET_PASSWORD_EXPIRES_IN = 3600;
 export const DELETE_ACCOUNT_EXPIRES_IN = 24 * 3600;
 

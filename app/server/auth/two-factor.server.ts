@@ -53,12 +53,12 @@ import {
 
 type Tx = Prisma.TransactionClient;
 
-export const TOTP_PERIOD = 30;
-export const TOTP_DIGITS = 6;
-export const OTP_LIFETIME = 3 * 60;
-export const BACKUP_CODE_COUNT = 10;
+const TOTP_PERIOD = 30;
+const TOTP_DIGITS = 6;
+const OTP_LIFETIME = 3 * 60;
+const BACKUP_CODE_COUNT = 10;
 /** Code tries on one pending sign-in (TOTP and backup codes), and on one emailed code. */
-export const MAX_ATTEMPTS = 5;
+const MAX_ATTEMPTS = 5;
 const LOCK_AFTER_FAILURES = 10;
 const LOCK_DURATION = 15 * 60;
 
@@ -119,7 +119,7 @@ function sameString(a: string, b: string): boolean {
 const currentStep = () => Math.floor(Date.now() / 1000 / TOTP_PERIOD);
 
 /** The TOTP code of `secret` (base32) at `step`; tests and the bench compute codes with it. */
-export function totpAt(secret: string, step: number): string {
+function totpAt(secret: string, step: number): string {
   return generateHOTP(decodeBase32IgnorePadding(secret), BigInt(step), TOTP_DIGITS);
 }
 

@@ -43,9 +43,9 @@ import {
   type ProviderSubscription,
 } from "./provider.server";
 
-export const ACTIVE_STATUSES = ["active", "trialing"] as const;
-export const TRIAL_DAYS = 14;
-export const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
+const ACTIVE_STATUSES = ["active", "trialing"] as const;
+const TRIAL_DAYS = 14;
+const isActive = (status: string) => (ACTIVE_STATUSES as readonly string[]).includes(status);
 
 // ---- the provider ----
 
@@ -107,7 +107,7 @@ const isPaidPlan = (id: string): id is PaidPlanId => plans.some((plan) => plan.i
  * caller; an organization needs customerType "organization" and a member allowed to manage
  * its billing (its active organization when no id is given).
  */
-export async function resolveReference(
+async function resolveReference(
   auth: AuthSession,
   input: { referenceId?: string; customerType?: CustomerType },
 ): Promise<BillingReference> {

@@ -9,14 +9,13 @@ import { billingIntervals, plans, type BillingInterval, type PlanId } from "~/co
 import type { AuthSession } from "~/server/auth/session.server";
 import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
-import { pageLocale } from "~/server/forms.server";
-import { getInstance } from "~/server/i18n.server";
+import { getInstance, getLocale } from "~/server/i18n.server";
 import { can } from "~/server/organization/permissions.server";
 import { activeSubscriptions, subscriptionOut, type SubscriptionOut } from "./billing.server";
 import type { CustomerType } from "./provider.server";
 
 export function billingT(context: Readonly<RouterContextProvider>) {
-  return getInstance(context).getFixedT(pageLocale(context), "billing");
+  return getInstance(context).getFixedT(getLocale(context), "billing");
 }
 
 export interface BillingAccount {

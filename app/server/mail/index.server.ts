@@ -14,7 +14,7 @@ import { renderEmail, type TemplateData, type TemplateName } from "./templates.s
 
 export type { TemplateData, TemplateName } from "./templates.server";
 
-export const OUTBOX_DIR = "data/outbox";
+const OUTBOX_DIR = "data/outbox";
 
 export interface MailInput {
   to: string;

@@ -31,8 +31,8 @@ import {
 import { isOwner, parseRoles } from "./permissions.server";
 
 /** Pending invitations an organization may have at once. */
-export const INVITATION_LIMIT = 100;
-export const INVITATION_EXPIRES_IN = 48 * 60 * 60; // seconds
+const INVITATION_LIMIT = 100;
+const INVITATION_EXPIRES_IN = 48 * 60 * 60; // seconds
 
 export const inviteMemberInput = z.object({
   email: emailSchema,

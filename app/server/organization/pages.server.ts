@@ -10,19 +10,18 @@ import type { AuthSession } from "~/server/auth/session.server";
 import { containing, prisma } from "~/server/db.server";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
-import { pageLocale } from "~/server/forms.server";
-import { getInstance, notFound } from "~/server/i18n.server";
+import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
 import { checkSlug, memberUser, membershipOf, organizationOut, setActiveOrganization } from "./organizations.server";
 
 /** How many members the organization page lists at once. */
-export const MEMBERS_PAGE_SIZE = 50;
+const MEMBERS_PAGE_SIZE = 50;
 /** How many members outside a team its dialog offers to add at once; a search finds the others. */
-export const TEAM_CANDIDATES = 10;
+const TEAM_CANDIDATES = 10;
 
 /** The organization strings in the page's language (toasts, titles). */
 export function organizationT(context: Readonly<RouterContextProvider>) {
-  return getInstance(context).getFixedT(pageLocale(context), "organization");
+  return getInstance(context).getFixedT(getLocale(context), "organization");
 }
 
 /**
@@ -149,7 +148,7 @@ export async function teamsOfPage(organizationId: string) {
  * in it, at most TEAM_MEMBER_LIMIT. Read here rather than with listTeamMembers, which answers
  * only the team's own members: an admin manages teams they are not in.
  */
-export async function teamOfPage(url: URL, organizationId: string, teamId: string) {
+async function teamOfPage(url: URL, organizationId: string, teamId: string) {
   const team = await prisma.team.findFirst({
     where: { id: teamId, organizationId },
     include: { members: { include: { user: memberUser }, orderBy: { createdAt: "asc" } } },

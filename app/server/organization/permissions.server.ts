@@ -17,7 +17,6 @@ export const PERMISSIONS = {
   billing: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
-export type Permission = { [R in Resource]: { [K in R]: (typeof PERMISSIONS)[R][number][] } }[Resource];
 
 type Grants = { [R in Resource]?: readonly (typeof PERMISSIONS)[R][number][] };
 

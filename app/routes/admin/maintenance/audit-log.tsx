@@ -2,11 +2,12 @@ import type { ReactNode } from "react";
 import { Form, useLocation } from "react-router";
 import type { Route } from "./+types/audit-log";
 import { AppLink } from "~/components/AppLink";
-import { Pager } from "~/components/reports/Pager";
 import { buttonClass } from "~/components/ui/Button";
 import { inputClass } from "~/components/ui/Input";
 import { LocalTime } from "~/components/ui/LocalTime";
-import { AUDIT_STATUSES, auditLogFilter, auditLogQuery, searchParamsOf } from "~/lib/reports";
+import { Pagination } from "~/components/ui/Pagination";
+import { Table } from "~/components/ui/Table";
+import { AUDIT_STATUSES, auditLogFilter, auditLogQuery, PAGE_SIZES, queryLink, searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
@@ -62,43 +63,34 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         </a>
       </div>
       <Filters filter={filter} categories={log.categories} key={location.search} />
-      {log.rows.length ? (
-        <div className="relative overflow-x-auto rounded-xl border border-slate-200 dark:border-slate-800">
-          <table className="w-full text-left text-xs" data-testid="audit-list">
-            <thead className="bg-slate-50 text-slate-600 dark:text-slate-400 dark:bg-slate-900/60">
-              <tr>
-                {(
-                  [
-                    "time",
-                    "user",
-                    "category",
-                    "action",
-                    "status",
-                    "target",
-                    "ipAddress",
-                    "userAgent",
-                    "details",
-                  ] as const
-                ).map((column) => (
-                  <th key={column} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
-                    {t(`auditLog.columns.${column}`)}
-                  </th>
-                ))}
-              </tr>
-            </thead>
-            <tbody className="divide-y divide-slate-200 align-top dark:divide-slate-800">
-              {log.rows.map((row) => (
-                <AuditRow key={row.id} row={row} />
-              ))}
-            </tbody>
-          </table>
-        </div>
-      ) : (
-        <p className="rounded-xl border border-dashed border-slate-300 p-8 text-center text-sm text-slate-600 dark:border-slate-700 dark:text-slate-400">
-          {t("auditLog.empty")}
-        </p>
-      )}
-      <Pager page={log.page} pages={log.pages} size={log.size} total={log.total} />
+      <Table
+        framed
+        className="text-xs"
+        data-testid="audit-list"
+        empty={log.rows.length ? null : t("auditLog.empty")}
+        head={(
+          ["time", "user", "category", "action", "status", "target", "ipAddress", "userAgent", "details"] as const
+        ).map((column) => (
+          <th key={column} scope="col" className="px-3 py-2 font-medium whitespace-nowrap">
+            {t(`auditLog.columns.${column}`)}
+          </th>
+        ))}
+      >
+        {log.rows.map((row) => (
+          <AuditRow key={row.id} row={row} />
+        ))}
+      </Table>
+      <Pagination
+        page={log.page}
+        pages={log.pages}
+        href={(page) => queryLink(location, { page })}
+        rows={{
+          size: log.size,
+          total: log.total,
+          sizes: PAGE_SIZES,
+          sizeHref: (size) => queryLink(location, { size, page: null }),
+        }}
+      />
     </div>
   );
 }
@@ -202,7 +194,7 @@ function AuditRow({ row }: { row: LoaderData["log"]["rows"][number] }) {
   const { t } = useTranslation("reports");
   const locale = useLocale();
   return (
-    <tr data-audit={row.id} data-action={row.action}>
+    <tr data-audit={row.id} data-action={row.action} className="align-top">
       <td className="px-3 py-2 whitespace-nowrap">
         <LocalTime iso={row.createdAt} locale={locale} />
       </td>

@@ -3,6 +3,7 @@ import type { Route } from "./+types/database";
 import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
 import { SubmitButton } from "~/components/ui/Button";
+import { Table } from "~/components/ui/Table";
 import { numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -197,40 +198,38 @@ function Tables({ stats }: { stats: DatabaseStats }) {
       title={t("database.tablesTitle")}
       description={sized ? t("database.tablesPostgres") : t("database.tablesSqlite")}
     >
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid="table-list">
-          <thead className="text-xs text-slate-600 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("database.table")}
+      <Table
+        data-testid="table-list"
+        head={
+          <>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("database.table")}
+            </th>
+            <th scope="col" className="py-2 pr-4 text-right font-medium">
+              {sized ? t("database.rowsEstimate") : t("database.rows")}
+            </th>
+            {sized ? (
+              <th scope="col" className="py-2 text-right font-medium">
+                {t("database.size")}
               </th>
-              <th scope="col" className="py-2 pr-4 text-right font-medium">
-                {sized ? t("database.rowsEstimate") : t("database.rows")}
-              </th>
-              {sized ? (
-                <th scope="col" className="py-2 text-right font-medium">
-                  {t("database.size")}
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {stats.tables.map((table) => (
-              <tr key={table.name} data-table={table.name}>
-                <td className="py-2 pr-4 font-mono text-xs">{table.name}</td>
-                <td className="py-2 pr-4 text-right tabular-nums" data-rows={table.rows}>
-                  {number.format(table.rows)}
-                </td>
-                {sized ? (
-                  <td className="py-2 text-right tabular-nums" data-bytes={table.bytes ?? ""}>
-                    {bytes(table.bytes)}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+            ) : null}
+          </>
+        }
+      >
+        {stats.tables.map((table) => (
+          <tr key={table.name} data-table={table.name}>
+            <td className="py-2 pr-4 font-mono text-xs">{table.name}</td>
+            <td className="py-2 pr-4 text-right tabular-nums" data-rows={table.rows}>
+              {number.format(table.rows)}
+            </td>
+            {sized ? (
+              <td className="py-2 text-right tabular-nums" data-bytes={table.bytes ?? ""}>
+                {bytes(table.bytes)}
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </Table>
     </Section>
   );
 }

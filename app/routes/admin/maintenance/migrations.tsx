@@ -5,6 +5,7 @@ import type { Route } from "./+types/migrations";
 import { Section } from "~/components/ui/Section";
 import { SubmitButton } from "~/components/ui/Button";
 import { LocalTime } from "~/components/ui/LocalTime";
+import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { numberFormat } from "~/lib/intl";
 import { dataOperationForm } from "~/lib/reports";
@@ -14,8 +15,7 @@ import { useLocale } from "~/lib/use-root-data";
 import { dataOperationRuns, schemaMigrations, startDataOperation } from "~/server/admin/migrations.server";
 import { requireAdminUser } from "~/server/auth/guards.server";
 import { requestMeta } from "~/server/auth/session.server";
-import { pageLocale } from "~/server/forms.server";
-import { getInstance } from "~/server/i18n.server";
+import { getInstance, getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -44,10 +44,10 @@ export async function action({ request, context }: Route.ActionArgs) {
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { operation } = submission.value;
   const started = await startDataOperation(operation, user.id, requestMeta(request, context));
-  const t = getInstance(context).getFixedT(pageLocale(context), "reports");
+  const t = getInstance(context).getFixedT(getLocale(context), "reports");
   const name = t(`operations.${operation}.title`);
   return redirectWithToast(
-    localizePath("/admin/maintenance/migrations", pageLocale(context)),
+    localizePath("/admin/maintenance/migrations", getLocale(context)),
     started.started
       ? { type: "success", title: t("operations.started", { name }) }
       : { type: "error", title: t("operations.alreadyRunning", { name }) },
@@ -231,42 +231,40 @@ function SchemaMigrations({ schema }: { schema: LoaderData["schema"] }) {
           {t("migrations.upToDate")}
         </p>
       )}
-      <div className="relative overflow-x-auto">
-        <table className="w-full text-left text-sm" data-testid="applied-migrations">
-          <thead className="text-xs text-slate-600 dark:text-slate-400">
-            <tr>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("migrations.name")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("migrations.state")}
-              </th>
-              <th scope="col" className="py-2 pr-4 font-medium">
-                {t("migrations.appliedAt")}
-              </th>
-              <th scope="col" className="py-2 font-medium">
-                {t("migrations.checksum")}
-              </th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-200 dark:divide-slate-800">
-            {schema.history.map((migration) => (
-              <tr
-                key={`${migration.name}-${migration.appliedAt}`}
-                data-migration={migration.name}
-                data-state={migration.state}
-              >
-                <td className="py-2 pr-4 font-mono text-xs">{migration.name}</td>
-                <td className="py-2 pr-4">{t(`migrations.states.${migration.state}`)}</td>
-                <td className="py-2 pr-4 whitespace-nowrap">
-                  {migration.appliedAt ? <LocalTime iso={migration.appliedAt} locale={locale} /> : "—"}
-                </td>
-                <td className="py-2 font-mono text-xs break-all">{migration.checksum}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <Table
+        data-testid="applied-migrations"
+        head={
+          <>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("migrations.name")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("migrations.state")}
+            </th>
+            <th scope="col" className="py-2 pr-4 font-medium">
+              {t("migrations.appliedAt")}
+            </th>
+            <th scope="col" className="py-2 font-medium">
+              {t("migrations.checksum")}
+            </th>
+          </>
+        }
+      >
+        {schema.history.map((migration) => (
+          <tr
+            key={`${migration.name}-${migration.appliedAt}`}
+            data-migration={migration.name}
+            data-state={migration.state}
+          >
+            <td className="py-2 pr-4 font-mono text-xs">{migration.name}</td>
+            <td className="py-2 pr-4">{t(`migrations.states.${migration.state}`)}</td>
+            <td className="py-2 pr-4 whitespace-nowrap">
+              {migration.appliedAt ? <LocalTime iso={migration.appliedAt} locale={locale} /> : "—"}
+            </td>
+            <td className="py-2 font-mono text-xs break-all">{migration.checksum}</td>
+          </tr>
+        ))}
+      </Table>
     </Section>
   );
 }

@@ -11,9 +11,9 @@ import { consumeToken, storeToken } from "../tokens.server";
 import { cookieName, expiredCookie, randomToken, readSignedCookie, signedCookie } from "../session.server";
 import { SOCIAL_PROVIDER_IDS } from "./providers/index.server";
 
-export const OAUTH_STATE_EXPIRES_IN = 10 * 60; // seconds
-export const STATE_LENGTH = 32;
-export const CODE_VERIFIER_LENGTH = 128;
+const OAUTH_STATE_EXPIRES_IN = 10 * 60; // seconds
+const STATE_LENGTH = 32;
+const CODE_VERIFIER_LENGTH = 128;
 const STATE_PREFIX = "oauth-state:";
 // RFC 7636 section 4.1: the code verifier's unreserved characters.
 const VERIFIER_ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~";
