@@ -20,13 +20,11 @@ import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { sendVerificationEmail, signInEmail } from "~/server/auth/accounts.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { SecondFactorRequired } from "~/server/auth/sign-in.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import { authT, cookieHeaders, failed, invalid, SECRET_FIELDS, socialFormRedirect } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT, cookieHeaders, SECRET_FIELDS } from "~/server/forms.server";
+import { intent, pageAction, socialIntent } from "~/server/page-action.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -54,73 +52,65 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const t = authT(context);
-  const formData = await request.formData();
-  const meta = requestMeta(request, context);
-
-  if (formData.get("intent") === "social") {
-    return socialFormRedirect(request, context, formData, {
-      callbackPath: localizePath("/", locale),
-      errorPath: localizePath("/signin", locale),
-    });
-  }
-
-  if (formData.get("intent") === "send-verification") {
-    const submission = parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) });
-    const email = String(formData.get("email") ?? "");
-    const extra = { intent: "send-verification" as const, unverifiedEmail: email };
-    if (submission.status !== "success") return invalid(submission, extra);
-    try {
-      await enforceRateLimit(meta.ipAddress, "/send-verification-email");
-      await sendVerificationEmail(
-        { email: submission.value.email, callbackURL: localizePath("/verify-email", locale) },
-        meta,
-        null,
-      );
-    } catch (error) {
-      return failed(submission, error, {}, extra);
-    }
-    return redirectWithToast(url.pathname + url.search, {
-      type: "success",
-      title: t("signIn.resent"),
-      description: t("signIn.resentBody"),
-    });
-  }
-
-  const submission = parseWithZod(formData, { schema: signInSchema, error: zodErrorMap(locale) });
-  if (submission.status !== "success") return invalid(submission, { intent: "sign-in" as const, unverifiedEmail: "" });
-  const { email, password, rememberMe } = submission.value;
-  const target = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/sign-in/email");
-    const { user, setCookies } = await signInEmail(
-      { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
-      meta,
-    );
-    return redirectWithToast(
-      target,
-      { type: "success", title: t("signIn.signedIn", { name: user.name }) },
-      { headers: cookieHeaders(setCookies) },
-    );
-  } catch (error) {
-    if (error instanceof SecondFactorRequired) {
-      const query = new URLSearchParams({ redirect: target });
-      return redirect(`${localizePath("/signin/two-factor", locale)}?${query}`, {
-        headers: cookieHeaders(error.setCookies),
-      });
-    }
-    if (isAppError(error) && error.code === "EMAIL_NOT_VERIFIED") {
-      // The service has just sent a new verification email: say so, and offer another.
-      return data(
-        { intent: "sign-in" as const, result: submission.reply({ hideFields: SECRET_FIELDS }), unverifiedEmail: email },
-        { status: error.status },
-      );
-    }
-    return failed(submission, error, {}, { intent: "sign-in" as const, unverifiedEmail: "" });
-  }
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    social: socialIntent({
+      paths: ({ locale }) => ({ callbackPath: localizePath("/", locale), errorPath: localizePath("/signin", locale) }),
+    }),
+    "send-verification": intent({
+      schema: sendVerificationSchema,
+      rateLimit: "/send-verification-email",
+      extra: (formData) => ({
+        intent: "send-verification" as const,
+        unverifiedEmail: String(formData.get("email") ?? ""),
+      }),
+      async run({ args, value: { email }, meta, locale }) {
+        await sendVerificationEmail({ email, callbackURL: localizePath("/verify-email", locale) }, meta, null);
+        const t = authT(args.context);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname + search, {
+          type: "success",
+          title: t("signIn.resent"),
+          description: t("signIn.resentBody"),
+        });
+      },
+    }),
+    "sign-in": intent({
+      schema: signInSchema,
+      rateLimit: "/sign-in/email",
+      extra: () => ({ intent: "sign-in" as const, unverifiedEmail: "" }),
+      async run({ args, value: { email, password, rememberMe }, meta, locale, submission }) {
+        const target =
+          safeRedirect(args.url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
+        try {
+          const { user, setCookies } = await signInEmail(
+            { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
+            meta,
+          );
+          return redirectWithToast(
+            target,
+            { type: "success", title: authT(args.context)("signIn.signedIn", { name: user.name }) },
+            { headers: cookieHeaders(setCookies) },
+          );
+        } catch (error) {
+          if (error instanceof SecondFactorRequired) {
+            const query = new URLSearchParams({ redirect: target });
+            return redirect(`${localizePath("/signin/two-factor", locale)}?${query}`, {
+              headers: cookieHeaders(error.setCookies),
+            });
+          }
+          if (isAppError(error) && error.code === "EMAIL_NOT_VERIFIED") {
+            // The service has just sent a new verification email: say so, and offer another.
+            const result = submission.reply({ hideFields: SECRET_FIELDS });
+            return data({ intent: "sign-in" as const, result, unverifiedEmail: email }, { status: error.status });
+          }
+          throw error;
+        }
+      },
+    }),
+  },
+});
 
 export default function SignIn({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");

@@ -18,12 +18,10 @@ import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { signUpEmail } from "~/server/auth/accounts.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
-import { authT, failed, invalid, socialFormRedirect } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction, socialIntent } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -51,44 +49,43 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const t = authT(context);
-  const formData = await request.formData();
-  if (formData.get("intent") === "social") {
-    return socialFormRedirect(request, context, formData, {
-      callbackPath: localizePath("/profile", locale),
-      errorPath: localizePath("/signup", locale),
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    social: socialIntent({
+      paths: ({ locale }) => ({
+        callbackPath: localizePath("/profile", locale),
+        errorPath: localizePath("/signup", locale),
+      }),
       requestSignUp: true,
-    });
-  }
-  const submission = parseWithZod(formData, { schema: signUpSchema, error: zodErrorMap(locale) });
-  if (submission.status !== "success") return invalid(submission);
-  const { name, email, newPassword } = submission.value;
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/sign-up/email");
-    // An address that already has an account gets the very same answer (no account probing).
-    // The verification link brings the new user back to the page they came for (an invitation, say).
-    const next = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins);
-    const callbackURL =
-      localizePath("/verify-email", locale) + (next ? `?${new URLSearchParams({ redirect: next })}` : "");
-    await signUpEmail({ name, email, password: newPassword, callbackURL }, meta);
-    return redirectWithToast(localizePath("/signup", locale) + "?sent=1", {
-      type: "success",
-      title: t("signUp.sentToast"),
-      description: t("signUp.sentToastBody", { email }),
-    });
-  } catch (error) {
-    return failed(submission, error, {
-      USER_ALREADY_EXISTS: "email",
-      USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email",
-      INVALID_EMAIL: "email",
-      PASSWORD_TOO_SHORT: "newPassword",
-      PASSWORD_TOO_LONG: "newPassword",
-    });
-  }
-}
+    }),
+    "sign-up": intent({
+      schema: signUpSchema,
+      rateLimit: "/sign-up/email",
+      fields: {
+        USER_ALREADY_EXISTS: "email",
+        USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email",
+        INVALID_EMAIL: "email",
+        PASSWORD_TOO_SHORT: "newPassword",
+        PASSWORD_TOO_LONG: "newPassword",
+      },
+      async run({ args, value: { name, email, newPassword }, meta, locale }) {
+        // An address that already has an account gets the very same answer (no account probing).
+        // The verification link brings the new user back to the page they came for (an invitation, say).
+        const next = safeRedirect(args.url.searchParams.get("redirect"), loadEnv().trustedOrigins);
+        const callbackURL =
+          localizePath("/verify-email", locale) + (next ? `?${new URLSearchParams({ redirect: next })}` : "");
+        await signUpEmail({ name, email, password: newPassword, callbackURL }, meta);
+        const t = authT(args.context);
+        return redirectWithToast(localizePath("/signup", locale) + "?sent=1", {
+          type: "success",
+          title: t("signUp.sentToast"),
+          description: t("signUp.sentToastBody", { email }),
+        });
+      },
+    }),
+  },
+});
 
 export default function SignUp({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");

@@ -46,7 +46,7 @@ function compile(endpoint: Endpoint): Compiled {
   return { endpoint, pattern: new RegExp(`^${source}$`), names };
 }
 
-const registry: Compiled[] = [
+const endpoints = [
   ...coreEndpoints,
   getSessionEndpoint(async (auth) => ({ subscriptions: await sessionSubscriptions(auth) })),
   ...accountEndpoints,
@@ -58,7 +58,12 @@ const registry: Compiled[] = [
   ...adminEndpoints,
   ...twoFactorEndpoints,
   ...passkeyEndpoints,
-].map(compile);
+];
+
+/** The path of every registered endpoint: page actions name the rate-limit rule they count under by one. */
+export type EndpointPath = (typeof endpoints)[number]["path"];
+
+const registry: Compiled[] = endpoints.map(compile);
 
 /** What tests (tests/integration/hostile-input.test.ts) may know of one endpoint: read-only, no handler. */
 export interface RegisteredEndpoint {

@@ -79,13 +79,17 @@ export interface Endpoint<
   handler(ctx: HandlerContext<z.output<B>, z.output<Q>, S>): Promise<unknown>;
 }
 
+/** An endpoint as its table holds it: its path stays a literal type (see EndpointPath in api.server.ts). */
+export type Declared<P extends string = string> = Endpoint & { readonly path: P };
+
 /** Declares an endpoint with its handler typed from its schemas and its session need. */
 export function endpoint<
+  const P extends string,
   B extends z.ZodType = z.ZodObject,
   Q extends z.ZodType = z.ZodObject,
   S extends SessionNeed | undefined = undefined,
->(definition: Endpoint<B, Q, S>): Endpoint {
-  return definition as unknown as Endpoint;
+>(definition: Endpoint<B, Q, S> & { path: P }): Declared<P> {
+  return definition as unknown as Declared<P>;
 }
 
 // ---- schema helpers for wire input ----

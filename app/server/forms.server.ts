@@ -7,7 +7,7 @@ import { requestMeta, type AuthSession } from "~/server/auth/session.server";
 import { socialRedirect } from "~/server/auth/social/social.server";
 import { loadEnv } from "~/server/env.server";
 import { pageUrl } from "~/server/page-url.server";
-import { isAppError } from "~/server/errors.server";
+import { isAppError, type ErrorCode } from "~/server/errors.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -33,6 +33,9 @@ export function invalid<Extra extends object>(submission: Submission<unknown>, e
   );
 }
 
+/** The service refusals shown next to one field of a form, by error code. */
+export type FieldErrors = Partial<Record<ErrorCode, string>>;
+
 /**
  * Turns a service's `AppError` into the form's answer with the error's status: next to a
  * field when `fields` maps its code to one, otherwise for the whole form. Anything else is
@@ -41,12 +44,12 @@ export function invalid<Extra extends object>(submission: Submission<unknown>, e
 export function failed<Extra extends object>(
   submission: Submission<unknown>,
   error: unknown,
-  fields: Record<string, string> = {},
+  fields: FieldErrors = {},
   extra?: Extra,
 ) {
   if (!isAppError(error)) throw error;
   const code = error.code ?? "UNKNOWN";
-  const field = fields[code];
+  const field = fields[code as ErrorCode];
   const result = submission.reply(
     field
       ? { fieldErrors: { [field]: [code] }, hideFields: SECRET_FIELDS }
@@ -62,34 +65,6 @@ export function failed<Extra extends object>(
 export function errorTitle(t: ReturnType<typeof authT>, error: unknown): string {
   if (!isAppError(error)) throw error;
   return t(`errors.${error.code ?? "UNKNOWN"}`, { defaultValue: t("errors.UNKNOWN") });
-}
-
-/**
- * A social button's post (SocialButtons): off to the provider, coming back to `callbackPath`,
- * or to `errorPath` with the callback's error code. Signed in, it links the provider to the
- * account instead. A refusal before leaving (unknown provider, rate limit) is a toast here.
- */
-export async function socialFormRedirect(
-  request: Request,
-  context: Readonly<RouterContextProvider>,
-  formData: FormData,
-  options: { callbackPath: string; errorPath: string; requestSignUp?: boolean; link?: AuthSession },
-): Promise<Response> {
-  const url = pageUrl(context);
-  const callbackURL = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? options.callbackPath;
-  try {
-    await enforceRateLimit(requestMeta(request, context).ipAddress, options.link ? "/link-social" : "/sign-in/social");
-    const link = options.link ? { email: options.link.user.email, userId: options.link.user.id } : null;
-    const input = {
-      provider: String(formData.get("provider") ?? ""),
-      callbackURL,
-      errorCallbackURL: options.errorPath,
-      requestSignUp: options.requestSignUp,
-    };
-    return await socialRedirect(input, link);
-  } catch (error) {
-    return redirectWithToast(url.pathname + url.search, { type: "error", title: errorTitle(authT(context), error) });
-  }
 }
 
 /** Set-Cookie values from a service, as response headers (to merge with a redirect's). */

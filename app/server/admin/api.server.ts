@@ -30,7 +30,7 @@ import {
   updateUserInput,
   userIdInput,
 } from "./users.server";
-import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { endpoint, param } from "~/server/endpoint.server";
 
 const P = "/admin";
 
@@ -46,7 +46,7 @@ const listQuery = z.preprocess(
   listUsersQuery,
 );
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "POST",
     path: `${P}/create-user`,

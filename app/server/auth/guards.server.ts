@@ -65,14 +65,17 @@ export const routeRulesMiddleware: MiddlewareFunction<Response> = ({ url }) => {
   throw isExternalUrl(rule.redirect) ? redirect(rule.redirect) : localizedRedirect(url, rule.redirect + url.search);
 };
 
-/** The signed-in user, or a redirect to sign in that brings the visitor back afterwards. */
-export function requireUser(context: Readonly<RouterContextProvider>): SessionUser {
-  const user = getUser(context);
-  if (user) return user;
+/** The signed-in session (row + user), or a redirect to sign in that brings the visitor back afterwards. */
+export function requireAuthSession(context: Readonly<RouterContextProvider>): AuthSession {
+  const auth = context.get(sessionContext);
+  if (auth) return auth;
   const url = pageUrl(context);
   const back = encodeURIComponent(url.pathname + url.search);
   throw localizedRedirect(url, `${navigation.guestRedirect}?redirect=${back}`);
 }
+
+/** The signed-in user, or a redirect to sign in (see requireAuthSession). */
+export const requireUser = (context: Readonly<RouterContextProvider>): SessionUser => requireAuthSession(context).user;
 
 export const requireUserMiddleware: MiddlewareFunction<Response> = ({ context }) => {
   requireUser(context);

@@ -24,7 +24,7 @@ import {
 import type { ProviderId } from "./provider.server";
 import { loadEnv } from "~/server/env.server";
 import { booleanish } from "~/server/auth/schemas.server";
-import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { endpoint, param } from "~/server/endpoint.server";
 
 /** A provider's routes exist only while it is the one in use. */
 const whileUsing = (provider: ProviderId) => () => activeProviderId() === provider;
@@ -54,7 +54,7 @@ function polarPlan(input: { slug?: string; products?: string | string[] }): { pl
   return { plan: "", annual: false };
 }
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   // ---- Stripe ----
   endpoint({
     enabled: stripe,

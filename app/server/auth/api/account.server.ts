@@ -30,11 +30,11 @@ import {
   updateUser,
   updateUserInput,
 } from "../account-management.server";
-import { callbackTo, endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { callbackTo, endpoint, param } from "~/server/endpoint.server";
 
 const RESET_REQUESTED = "If this email exists in our system, check your email for the reset link";
 
-const requestReset = (path: string) =>
+const requestReset = <const P extends string>(path: P) =>
   endpoint({
     method: "POST",
     path,
@@ -45,7 +45,7 @@ const requestReset = (path: string) =>
     },
   });
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   // ---- password reset (no session) ----
 
   requestReset("/request-password-reset"),

@@ -24,7 +24,7 @@ import { withParams } from "~/lib/safe-redirect";
 import type { Locale } from "~/i18n/config";
 import { loadEnv } from "~/server/env.server";
 import { i18nFor } from "~/server/i18n.server";
-import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { endpoint, param } from "~/server/endpoint.server";
 import { secondStepOr } from "./second-step.server";
 
 /**
@@ -50,7 +50,7 @@ ${description ? `<p><em>${escapeHtml(description)}</em></p>\n` : ""}<p>Error cod
 </html>`;
 }
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "POST",
     path: "/sign-up/email",
@@ -170,7 +170,7 @@ export const endpoints: Endpoint[] = [
  * adds from the domains above auth (the dispatcher passes the active subscriptions of the
  * user and of its active organization).
  */
-export function getSessionEndpoint(extend: (auth: AuthSession) => Promise<object>): Endpoint {
+export function getSessionEndpoint(extend: (auth: AuthSession) => Promise<object>) {
   return endpoint({
     method: "GET",
     path: "/get-session",

@@ -20,9 +20,9 @@ import {
   verifyRegistration,
   verifyRegistrationInput,
 } from "../passkeys.server";
-import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { endpoint, param } from "~/server/endpoint.server";
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "GET",
     path: "/passkey/generate-register-options",

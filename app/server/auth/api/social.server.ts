@@ -25,7 +25,7 @@ import {
   unlinkAccount,
   unlinkAccountInput,
 } from "../social/social.server";
-import { absoluteWith, endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { absoluteWith, endpoint, param } from "~/server/endpoint.server";
 import { secondStepOr } from "./second-step.server";
 
 /**
@@ -71,7 +71,7 @@ async function toProvider(
   return { url, redirect: !body.disableRedirect };
 }
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "POST",
     path: "/sign-in/social",

@@ -18,7 +18,7 @@ import {
   verifyCodeInput,
   verifySecondStep,
 } from "../two-factor.server";
-import { endpoint, type Endpoint, type EndpointContext } from "~/server/endpoint.server";
+import { endpoint, type EndpointContext } from "~/server/endpoint.server";
 
 type VerifyContext = EndpointContext<{ code: string; trustDevice?: boolean }, unknown>;
 
@@ -32,7 +32,7 @@ function verifyHandler(kind: "totp" | "otp" | "backup-code") {
   };
 }
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "POST",
     path: "/two-factor/enable",

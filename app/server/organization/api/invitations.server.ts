@@ -13,12 +13,12 @@ import {
   listUserInvitations,
   rejectInvitation,
 } from "../invitations.server";
-import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { endpoint, param } from "~/server/endpoint.server";
 
 const P = "/organization";
 const invitationBody = z.object({ invitationId: z.string().min(1) });
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "POST",
     path: `${P}/invite-member`,

@@ -23,11 +23,11 @@ import {
   updateOrganization,
   updateOrganizationInput,
 } from "../organizations.server";
-import { endpoint, param, type Endpoint } from "~/server/endpoint.server";
+import { endpoint, param } from "~/server/endpoint.server";
 
 const P = "/organization";
 
-export const endpoints: Endpoint[] = [
+export const endpoints = [
   endpoint({
     method: "POST",
     path: `${P}/create`,
