@@ -45,7 +45,10 @@ export function requireAdminPermission(auth: AuthSession, asked: AdminPermission
   if (!adminCan(auth.user, asked)) fail(code);
 }
 
-/** Throws `code` (403) unless the caller is an admin: for the console's own operations, which the table does not name. */
+/**
+ * Throws `code` (403) unless the caller is an admin: for the console's own operations, which
+ * the table does not name (maintenance).
+ */
 export function requireAdmin(auth: AuthSession, code: ErrorCode): void {
   if (!isAdmin(auth.user)) fail(code);
 }

@@ -408,7 +408,7 @@ export async function updateMemberRole(
   const role = parseRoles(input.role);
   if (!role) throw new AppError("ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${String(input.role)}`);
   const caller = await requireMembership(auth, input.organizationId, { missing: "NO_ACTIVE_ORGANIZATION" });
-  // Before the lookup too, as better-auth does: without the permission, any member named is refused.
+  // Before the lookup too: without the permission, any member named is refused alike.
   requirePermission(caller.role, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
   const target = await prisma.member.findFirst({
     where: { id: input.memberId, organizationId: caller.organizationId },

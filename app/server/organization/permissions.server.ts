@@ -2,10 +2,10 @@
  * Organization roles and what they may do, in one place (docs/decisions/0011): the
  * permission table, and the rules between members (which roles a member may give, whom they
  * may change or remove, the last owner). The services check these; the pages show what they
- * allow. A member's role is a comma-separated list ("admin,member"); a member may do what any of their roles
- * may. The table is better-auth's organization plugin's default (owner: everything; admin:
- * everything but deleting the organization; member: nothing), so its clients see the same
- * refusals, plus `billing: manage` for owners and admins.
+ * allow. A member's role is a comma-separated list ("admin,member"); a member may do what
+ * any of their roles may. The table is better-auth's organization plugin's default (owner:
+ * everything; admin: everything but deleting the organization; member: nothing), so its
+ * clients see the same refusals, plus `billing: manage` for owners and admins.
  */
 export const ORGANIZATION_ROLES = ["owner", "admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
