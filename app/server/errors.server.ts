@@ -121,6 +121,8 @@ const entries = {
   },
   YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD: { status: 403, message: "You are not allowed to set users password" },
   YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS: { status: 403, message: "You are not allowed to delete users" },
+  // The console's own maintenance (the database check, data operations), beyond better-auth's plugin.
+  YOU_ARE_NOT_ALLOWED_TO_RUN_MAINTENANCE: { status: 403, message: "You are not allowed to run maintenance tasks" },
   YOU_ARE_NOT_ALLOWED_TO_SET_NON_EXISTENT_VALUE: {
     status: 400,
     message: "You are not allowed to set a non-existent role value",

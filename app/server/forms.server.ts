@@ -1,15 +1,8 @@
 import type { Submission, SubmissionResult } from "@conform-to/react";
 import { data, type MiddlewareFunction, type RouterContextProvider } from "react-router";
-import { safeRedirect } from "~/lib/safe-redirect";
 import { FORBIDDEN_CHARACTERS } from "~/lib/text";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta, type AuthSession } from "~/server/auth/session.server";
-import { socialRedirect } from "~/server/auth/social/social.server";
-import { loadEnv } from "~/server/env.server";
-import { pageUrl } from "~/server/page-url.server";
 import { isAppError, type ErrorCode } from "~/server/errors.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
-import { redirectWithToast } from "~/server/toast.server";
 
 /**
  * The page actions' shared plumbing: a translator for the request's language, and the one

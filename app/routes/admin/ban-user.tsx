@@ -23,7 +23,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   return { title: adminT(context)("ban.title", { name: user.name }), email: user.email };
 }
 
@@ -33,7 +33,7 @@ const DAY = 86_400;
 
 /** Bans (permanently or for some days): the user's open sessions end at once. */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: banSchema });
   if (submission.status !== "success") return invalid(submission);
   const { reason, duration } = submission.value;

@@ -11,7 +11,7 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { dashboard } from "~/server/admin/dashboard.server";
-import { requireAdminUser } from "~/server/auth/guards.server";
+import { requireAdminUser } from "~/server/admin/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["reports"] };

@@ -23,7 +23,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   const t = adminT(context);
   return { title: t("delete.title", { name: user.name }), body: t("delete.body", { email: user.email }) };
 }
@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 
 /** Deletes the user (their subscriptions end at period end first); never the admin themself. */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: deleteUserSchema });
   if (submission.status !== "success") return invalid(submission);
   try {

@@ -24,7 +24,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   return { title: adminT(context)("twoFactor.title", { name: user.name }), email: user.email };
 }
 
@@ -32,7 +32,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 
 /** Switches the user's two-factor off, with the admin's reason in the audit log. */
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: resetTwoFactorSchema });
   if (submission.status !== "success") return invalid(submission);
   try {

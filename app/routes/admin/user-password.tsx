@@ -24,14 +24,14 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   return { title: adminT(context)("password.title", { name: user.name }) };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(url, params.userId);
+  const user = await userOfPage(adminOf(context), url, params.userId);
   const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
   if (submission.status !== "success") return invalid(submission);
   try {

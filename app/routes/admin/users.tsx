@@ -29,8 +29,9 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 export async function loader({ url, context }: Route.LoaderArgs) {
   const view = viewOf(url.searchParams);
-  const { users, total } = await usersPage(view);
-  return { meta: pageMeta(context, "adminUsers"), view, users, total, me: adminOf(context).user.id };
+  const admin = adminOf(context);
+  const { users, total } = await usersPage(admin, view);
+  return { meta: pageMeta(context, "adminUsers"), view, users, total, me: admin.user.id };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>

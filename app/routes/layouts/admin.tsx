@@ -5,7 +5,7 @@ import { Icon } from "~/components/Icon";
 import { adminMenu, type AdminMenuItem } from "~/config/admin-menu";
 import { Navbar } from "~/components/Navbar";
 import { useLocalize } from "~/lib/use-root-data";
-import { requireAdminMiddleware } from "~/server/auth/guards.server";
+import { requireAdminMiddleware } from "~/server/admin/pages.server";
 
 /** The admin console's own layout; only administrators get past the middleware. */
 export const middleware: Route.MiddlewareFunction[] = [requireAdminMiddleware];

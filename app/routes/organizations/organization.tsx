@@ -48,7 +48,7 @@ import {
   teamsOfPage,
 } from "~/server/organization/pages.server";
 import { createTeam } from "~/server/organization/teams.server";
-import { can, isOwner, ORGANIZATION_ROLES } from "~/server/organization/permissions.server";
+import { assignableRoles, can, grantsOf, mayActOnMember } from "~/server/organization/permissions.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -62,21 +62,18 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 const pageOf = (url: URL) => membersViewSchema.parse(searchParamsOf(url)).page;
 
 /**
- * The page shows what the caller's role allows (permissions.server.ts); the services check
- * again on every post. Members are listed a page at a time.
+ * The page shows what the caller's role allows: its grants, the roles it may give and, per
+ * member, the member-over-member rule (permissions.server.ts); the services check again on
+ * every post. Members are listed a page at a time.
  */
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const auth = getAuthSession(context)!; // the menu layout's middleware made sure
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const role = caller.role;
-  const owner = isOwner(role);
-  const mayUpdateMembers = can(role, "member", ["update"]);
-  const mayRemoveMembers = can(role, "member", ["delete"]);
-  const mayInvite = can(role, "invitation", ["create"]);
-  const mayCancelInvitations = can(role, "invitation", ["cancel"]);
+  const invitationsShown = can(role, "invitation", ["create"]) || can(role, "invitation", ["cancel"]);
   const [{ members, total, page, pages }, invitations, teams] = await Promise.all([
     membersOfPage(organization.id, pageOf(url)),
-    mayInvite || mayCancelInvitations ? invitationsOfPage(auth, organization.id) : [],
+    invitationsShown ? invitationsOfPage(auth, organization.id) : [],
     teamsOfPage(organization.id),
   ]);
   return {
@@ -89,25 +86,21 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     },
     role,
     active: auth.session.activeOrganizationId === organization.id,
-    mayUpdate: can(role, "organization", ["update"]),
-    mayDelete: can(role, "organization", ["delete"]) && loadEnv().ORGANIZATION_DELETION,
-    mayInvite,
-    mayCancelInvitations,
-    mayCreateTeams: can(role, "team", ["create"]),
-    mayRemoveTeams: can(role, "team", ["delete"]),
-    // Only an owner makes, unmakes or removes an owner (and invites one).
-    assignableRoles: ORGANIZATION_ROLES.filter((name) => owner || name !== "owner"),
+    grants: grantsOf(role),
+    // Whether organizations may be deleted at all; the grants say by whom.
+    deletion: loadEnv().ORGANIZATION_DELETION,
+    assignableRoles: assignableRoles(role),
     members: members.map((member) => {
       const self = member.userId === auth.user.id;
-      const reachable = owner || !isOwner(member.role);
       return {
         id: member.id,
         name: member.user.name,
         email: member.user.email,
         role: member.role,
         self,
-        editable: mayUpdateMembers && reachable,
-        removable: mayRemoveMembers && reachable && !self,
+        editable: mayActOnMember(role, "update", member.role),
+        // One's own membership ends by leaving, below.
+        removable: !self && mayActOnMember(role, "delete", member.role),
       };
     }),
     membersPage: { total, page, pages },
@@ -248,12 +241,14 @@ export default function Organization({ loaderData }: Route.ComponentProps) {
   const localize = useLocalize();
   // After a success the page is reloaded under a new location key: the forms start afresh.
   const { key } = useLocation();
-  const { organization } = loaderData;
+  const { organization, grants } = loaderData;
   const here = localize(`/organizations/${organization.slug}`);
   return (
     <div className="flex max-w-4xl flex-col gap-8">
       <Header data={loaderData} />
-      {loaderData.mayUpdate ? <SettingsSection key={`settings-${key}`} organization={organization} /> : null}
+      {grants.organization?.includes("update") ? (
+        <SettingsSection key={`settings-${key}`} organization={organization} />
+      ) : null}
       <MembersSection
         key={`members-${key}`}
         members={loaderData.members}
@@ -261,7 +256,7 @@ export default function Organization({ loaderData }: Route.ComponentProps) {
         assignableRoles={loaderData.assignableRoles}
         here={here}
       />
-      {loaderData.mayInvite || loaderData.mayCancelInvitations ? (
+      {grants.invitation?.includes("create") || grants.invitation?.includes("cancel") ? (
         <InvitationsSection key={`invitations-${key}`} data={loaderData} />
       ) : null}
       <TeamsSection key={`teams-${key}`} data={loaderData} here={here} />
@@ -270,7 +265,7 @@ export default function Organization({ loaderData }: Route.ComponentProps) {
           {t("leave.open")}
         </AppLink>
       </Section>
-      {loaderData.mayDelete ? (
+      {grants.organization?.includes("delete") && loaderData.deletion ? (
         <Section id="danger" tone="danger" title={t("delete.title")} description={t("delete.description")}>
           <AppLink to={`${here}/delete`} preventScrollReset className={buttonClass("dangerOutline")}>
             {t("delete.open")}
@@ -481,19 +476,16 @@ function RoleForm({ member, roles }: { member: LoaderData["members"][number]; ro
 
 function InvitationsSection({ data }: { data: LoaderData }) {
   const { t } = useTranslation("organization");
+  const mayInvite = data.grants.invitation?.includes("create") ?? false;
+  const mayCancel = data.grants.invitation?.includes("cancel") ?? false;
   return (
     <Section id="invitations" title={t("invitations.title")} description={t("invitations.description")}>
       <div className="flex flex-col gap-6">
-        {data.mayInvite ? <InviteForm roles={data.assignableRoles} teams={data.teams} /> : null}
+        {mayInvite ? <InviteForm roles={data.assignableRoles} teams={data.teams} /> : null}
         {data.invitations.length ? (
           <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="invitation-list">
             {data.invitations.map((invitation) => (
-              <InvitationRow
-                key={invitation.id}
-                invitation={invitation}
-                mayResend={data.mayInvite}
-                mayCancel={data.mayCancelInvitations}
-              />
+              <InvitationRow key={invitation.id} invitation={invitation} mayResend={mayInvite} mayCancel={mayCancel} />
             ))}
           </ul>
         ) : (
@@ -647,7 +639,7 @@ function TeamsSection({ data, here }: { data: LoaderData; here: string }) {
                 >
                   {t("teams.open")}
                 </AppLink>
-                {data.mayRemoveTeams ? (
+                {data.grants.team?.includes("delete") ? (
                   <AppLink
                     to={`${here}/teams/${team.id}/remove`}
                     preventScrollReset
@@ -663,7 +655,7 @@ function TeamsSection({ data, here }: { data: LoaderData; here: string }) {
         ) : (
           <p className="text-sm text-slate-600 dark:text-slate-400">{t("teams.empty")}</p>
         )}
-        {data.mayCreateTeams ? <CreateTeamForm /> : null}
+        {data.grants.team?.includes("create") ? <CreateTeamForm /> : null}
       </div>
     </Section>
   );

@@ -21,7 +21,7 @@ import { requestMeta } from "~/server/auth/session.server";
 import { failed, invalid } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
 import { memberOfPage, organizationT, teamCandidates, teamOfRequest } from "~/server/organization/pages.server";
-import { can } from "~/server/organization/permissions.server";
+import { can, grantsOf } from "~/server/organization/permissions.server";
 import { addTeamMember, removeTeamMember, updateTeam } from "~/server/organization/teams.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -49,8 +49,7 @@ export async function loader(args: Route.LoaderArgs) {
     add: can(caller.role, "member", ["update"])
       ? { query, ...(await teamCandidates(organization.id, team, query)) }
       : null,
-    mayRename: can(caller.role, "team", ["update"]),
-    mayRemove: can(caller.role, "member", ["delete"]),
+    grants: grantsOf(caller.role),
   };
 }
 
@@ -120,13 +119,17 @@ export default function Team({ loaderData, params }: Route.ComponentProps) {
   return (
     <ConfirmDialog title={team.name} closeTo={back}>
       <div className="flex flex-col gap-6" data-testid="team">
-        {loaderData.mayRename ? <RenameForm key={`rename-${key}`} name={team.name} /> : null}
+        {loaderData.grants.team?.includes("update") ? <RenameForm key={`rename-${key}`} name={team.name} /> : null}
         <div>
           <h3 className="text-sm font-medium">{t("teams.members")}</h3>
           {members.length ? (
             <ul className="mt-2 divide-y divide-slate-200 dark:divide-slate-800" data-testid="team-members">
               {members.map((member) => (
-                <TeamMemberRow key={member.userId} member={member} removable={loaderData.mayRemove} />
+                <TeamMemberRow
+                  key={member.userId}
+                  member={member}
+                  removable={loaderData.grants.member?.includes("delete") ?? false}
+                />
               ))}
             </ul>
           ) : (

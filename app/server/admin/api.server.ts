@@ -1,7 +1,7 @@
 /**
  * Admin endpoints of /api/auth/admin (better-auth's admin plugin). Without a session: 401
- * with an empty body; signed in but not an admin: 403 with the endpoint's own code. The verbs
- * are in app/server/admin/users.server.ts.
+ * with an empty body; signed in but not an admin: 403 with the endpoint's own code, which
+ * the verb itself answers. The verbs are in app/server/admin/users.server.ts.
  */
 import { z } from "zod";
 import {
@@ -17,7 +17,6 @@ import {
   listUsersQuery,
   listUserSessions,
   removeUser,
-  requireAdmin,
   revokeUserSession,
   revokeUserSessions,
   setRole,
@@ -54,7 +53,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: createUserInput,
     async handler(ctx) {
-      return createUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS"), ctx.body, ctx.meta);
+      return createUser(ctx.auth, ctx.body, ctx.meta);
     },
   }),
 
@@ -65,8 +64,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     query: listQuery,
     async handler(ctx) {
-      requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
-      return listUsers(ctx.query);
+      return listUsers(ctx.auth, ctx.query);
     },
   }),
 
@@ -77,8 +75,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     query: z.object({ id: param(z.string().min(1)) }),
     async handler(ctx) {
-      requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
-      return getUser(ctx.query.id);
+      return getUser(ctx.auth, ctx.query.id);
     },
   }),
 
@@ -89,7 +86,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: updateUserInput,
     async handler(ctx) {
-      return updateUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS"), ctx.body, ctx.meta);
+      return updateUser(ctx.auth, ctx.body, ctx.meta);
     },
   }),
 
@@ -100,7 +97,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: setRoleInput,
     async handler(ctx) {
-      return setRole(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE"), ctx.body, ctx.meta);
+      return setRole(ctx.auth, ctx.body, ctx.meta);
     },
   }),
 
@@ -111,7 +108,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: banUserInput,
     async handler(ctx) {
-      return banUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body, ctx.meta);
+      return banUser(ctx.auth, ctx.body, ctx.meta);
     },
   }),
 
@@ -122,7 +119,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      return unbanUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS"), ctx.body.userId, ctx.meta);
+      return unbanUser(ctx.auth, ctx.body.userId, ctx.meta);
     },
   }),
 
@@ -133,8 +130,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      const auth = requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
-      const { session, user, setCookies } = await impersonateUser(auth, ctx.body.userId, ctx.request, ctx.meta);
+      const { session, user, setCookies } = await impersonateUser(ctx.auth, ctx.body.userId, ctx.request, ctx.meta);
       ctx.cookies.push(...setCookies);
       return { session, user };
     },
@@ -160,8 +156,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
-      return listUserSessions(ctx.body.userId);
+      return listUserSessions(ctx.auth, ctx.body.userId);
     },
   }),
 
@@ -172,8 +167,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: z.object({ sessionToken: z.string().min(1) }),
     async handler(ctx) {
-      const auth = requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-      return revokeUserSession(auth, ctx.body.sessionToken, ctx.meta);
+      return revokeUserSession(ctx.auth, ctx.body.sessionToken, ctx.meta);
     },
   }),
 
@@ -184,8 +178,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      const auth = requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
-      return revokeUserSessions(auth, ctx.body.userId, ctx.meta);
+      return revokeUserSessions(ctx.auth, ctx.body.userId, ctx.meta);
     },
   }),
 
@@ -196,7 +189,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: setUserPasswordInput,
     async handler(ctx) {
-      return setUserPassword(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD"), ctx.body, ctx.meta);
+      return setUserPassword(ctx.auth, ctx.body, ctx.meta);
     },
   }),
 
@@ -207,7 +200,7 @@ export const endpoints = [
     emptyUnauthorized: true,
     body: userIdInput,
     async handler(ctx) {
-      return removeUser(requireAdmin(ctx.auth, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS"), ctx.body.userId, ctx.meta);
+      return removeUser(ctx.auth, ctx.body.userId, ctx.meta);
     },
   }),
 

@@ -8,10 +8,11 @@ import { stat } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { Worker } from "node:worker_threads";
 import { audit } from "~/server/audit.server";
-import type { RequestMeta } from "~/server/auth/session.server";
+import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import { databaseProvider, Prisma, prisma } from "~/server/db.server";
 import { sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
+import { requireAdmin } from "./permissions.server";
 
 interface TableFigures {
   name: string;
@@ -190,11 +191,12 @@ function quickCheckInWorker(file: string): Promise<string[]> {
  * index contents to their tables (`integrity_check` does, at many times the cost). It reads
  * the whole file, so it runs only when an admin asks. PostgreSQL has no equivalent built in.
  */
-export async function quickCheck(userId: string, meta: RequestMeta): Promise<IntegrityCheck> {
+export async function quickCheck(admin: AuthSession, meta: RequestMeta): Promise<IntegrityCheck> {
+  requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_RUN_MAINTENANCE");
   const messages = await quickCheckInWorker(sqliteFilePath(loadEnv().DATABASE_URL));
   const ok = messages.length === 1 && messages[0] === "ok";
   await audit({
-    userId,
+    userId: admin.user.id,
     category: "admin",
     action: "integrity-check",
     status: ok ? "success" : "failure",

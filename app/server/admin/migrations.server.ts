@@ -10,12 +10,13 @@
  */
 import { resolve } from "node:path";
 import { audit } from "~/server/audit.server";
-import type { RequestMeta } from "~/server/auth/session.server";
+import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import { ensureUserCustomers } from "~/server/billing/billing.server";
 import { databaseProvider, isUniqueViolation, prisma } from "~/server/db.server";
 import { MIGRATIONS_DIR, readMigrations } from "~/server/db/migrate.server";
 import { isAppError } from "~/server/errors.server";
 import { dataOperations, type DataOperation } from "~/lib/reports";
+import { requireAdmin } from "./permissions.server";
 
 /** Longer than any batch can take (100 users, 4 at a time, 5 s provider timeout each). */
 const STALE_AFTER_MS = 10 * 60 * 1000;
@@ -134,10 +135,12 @@ export async function dataOperationRuns(now = new Date()) {
  * already (here or on another instance). The start and the end are both audited.
  */
 export async function startDataOperation(
+  admin: AuthSession,
   operation: DataOperation,
-  userId: string,
   meta: RequestMeta,
 ): Promise<{ started: true; id: string } | { started: false }> {
+  requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_RUN_MAINTENANCE");
+  const userId = admin.user.id;
   // Free the operation from a run whose instance is gone.
   await prisma.dataOperationRun.updateMany({
     where: { runningKey: operation, updatedAt: { lt: new Date(Date.now() - STALE_AFTER_MS) } },

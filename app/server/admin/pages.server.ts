@@ -1,14 +1,17 @@
 /**
- * What the admin console's user pages need around the admin verbs: the page strings, the
- * users table for a URL's view, the user a dialog's URL names, and the admin session a page
- * acts as.
+ * What the admin console's pages need around the admin verbs: the guard that keeps
+ * non-admins out, the page strings, the users table for a URL's view, the user a dialog's URL
+ * names, and the admin session a page acts as.
  */
-import type { RouterContextProvider } from "react-router";
+import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import { navigation } from "~/config/navigation";
 import type { UsersView } from "~/lib/admin-forms";
-import { getAuthSession } from "~/server/auth/guards.server";
-import type { AuthSession } from "~/server/auth/session.server";
+import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
+import type { AuthSession, SessionUser } from "~/server/auth/session.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
+import { pageUrl } from "~/server/page-url.server";
+import { isAdmin } from "./permissions.server";
 import { getUser, listUsers } from "./users.server";
 
 const DAY = 86_400_000;
@@ -17,6 +20,21 @@ export function adminT(context: Readonly<RouterContextProvider>) {
   return getInstance(context).getFixedT(getLocale(context), "admin");
 }
 
+/**
+ * The signed-in administrator; a guest goes to sign in, anyone else to /403. The admin
+ * layout's middleware runs it, and so does every admin loader, action and resource route,
+ * so none depends on where it sits in the route tree.
+ */
+export function requireAdminUser(context: Readonly<RouterContextProvider>): SessionUser {
+  const user = requireUser(context);
+  if (!isAdmin(user)) throw localizedRedirect(pageUrl(context), navigation.forbidden);
+  return user;
+}
+
+export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ context }) => {
+  requireAdminUser(context);
+};
+
 /** The signed-in admin (the admin layout's middleware has made sure there is one). */
 export const adminOf = (context: Readonly<RouterContextProvider>): AuthSession => getAuthSession(context)!;
 
@@ -24,7 +42,7 @@ export const adminOf = (context: Readonly<RouterContextProvider>): AuthSession =
  * One page of the users table: the API's search, order and paging, plus the table's filters,
  * and how many passkeys each user on the page has.
  */
-export async function usersPage(view: UsersView) {
+export async function usersPage(admin: AuthSession, view: UsersView) {
   const createdAt = {
     ...(view.from ? { gte: new Date(view.from) } : {}),
     ...(view.to ? { lt: new Date(new Date(view.to).getTime() + DAY) } : {}), // the whole last day
@@ -35,6 +53,7 @@ export async function usersPage(view: UsersView) {
     ...(view.from || view.to ? { createdAt } : {}),
   };
   const { users, total } = await listUsers(
+    admin,
     {
       searchValue: view.q || undefined,
       searchField: view.field,
@@ -61,9 +80,9 @@ export async function usersPage(view: UsersView) {
 }
 
 /** The user a dialog's `:userId` names; a 404 page when there is none. */
-export async function userOfPage(url: URL, userId: string) {
+export async function userOfPage(admin: AuthSession, url: URL, userId: string) {
   try {
-    return await getUser(userId);
+    return await getUser(admin, userId);
   } catch {
     notFound(url.pathname);
   }

@@ -1,10 +1,12 @@
 /**
  * The admin console's verbs on users and their sessions (the requests and answers of
  * better-auth's admin plugin): the JSON API and the console's pages call these, so both
- * refuse the same things. Every change is audited with category "admin", naming the admin
- * and the target; every change that must reach a user's open sessions (a ban, a role change,
- * revocations) goes through `deleteSessions` or `announceRevocation`, so it takes effect on
- * the next request on every instance, cookie cache or not.
+ * refuse the same things. Each verb first checks the caller's permission
+ * (permissions.server.ts), with the code the API answers for it. Every change is audited
+ * with category "admin", naming the admin and the target; every change that must reach a
+ * user's open sessions (a ban, a role change, revocations) goes through `deleteSessions` or
+ * `announceRevocation`, so it takes effect on the next request on every instance, cookie
+ * cache or not.
  */
 import { z } from "zod";
 import { RESET_REASON_MAX } from "~/lib/admin-forms";
@@ -12,7 +14,6 @@ import { audit } from "~/server/audit.server";
 import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/password.server";
 import { writePassword } from "~/server/auth/accounts.server";
-import { isAdmin } from "~/server/auth/guards.server";
 import { announceRevocation } from "~/server/auth/revocation.server";
 import { removeTwoFactor } from "~/server/auth/two-factor.server";
 import {
@@ -33,23 +34,11 @@ import {
 } from "~/server/auth/session.server";
 import { prepareDeletion } from "~/server/deletion.server";
 import { databaseProvider, isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
-import { AppError, fail, type ErrorCode } from "~/server/errors.server";
+import { AppError, fail } from "~/server/errors.server";
+import { adminCan, ADMIN_ROLES, isAdmin, requireAdminPermission } from "./permissions.server";
 
-const ADMIN_ROLES = ["user", "admin"] as const;
 const IMPERSONATION_EXPIRES_IN = 60 * 60;
 const DEFAULT_BAN_REASON = "No reason";
-
-/** The admin plugin's permissions; the admin role has them all, the user role none. */
-const ADMIN_PERMISSIONS = {
-  user: ["create", "list", "set-role", "ban", "impersonate", "delete", "set-password", "get", "update"],
-  session: ["list", "revoke", "delete"],
-} as const;
-
-/** The caller, when an admin; else `code` (403). */
-export function requireAdmin(auth: AuthSession, code: ErrorCode): AuthSession {
-  if (!isAdmin(auth.user)) fail(code);
-  return auth;
-}
 
 function auditAdmin(
   admin: AuthSession,
@@ -146,6 +135,7 @@ const userData = z
 // ---- create, read, update ----
 
 export async function createUser(admin: AuthSession, input: z.infer<typeof createUserInput>, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["create"] }, "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS");
   const extra = userData.parse(input.data ?? {});
   const email = normalizeEmail(input.email);
   const passwordHash = input.password ? await hashPassword(input.password) : null;
@@ -173,14 +163,20 @@ export async function createUser(admin: AuthSession, input: z.infer<typeof creat
   return { user };
 }
 
-export const getUser = (userId: string) => targetUser(userId);
+export async function getUser(admin: AuthSession, userId: string) {
+  requireAdminPermission(admin, { user: ["get"] }, "YOU_ARE_NOT_ALLOWED_TO_GET_USER");
+  return targetUser(userId);
+}
 
 export async function updateUser(admin: AuthSession, input: z.infer<typeof updateUserInput>, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
   const parsed = userData.safeParse(input.data);
   if (!parsed.success) fail("VALIDATION_ERROR", parsed.error.issues.map((issue) => issue.message).join("; "));
   const data = parsed.data;
   if (Object.keys(data).length === 0) fail("NO_DATA_TO_UPDATE");
-  if (data.role !== undefined) requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+  if (data.role !== undefined) {
+    requireAdminPermission(admin, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
+  }
   await targetUser(input.userId);
   let user: AuthUser;
   try {
@@ -202,6 +198,7 @@ export async function updateUser(admin: AuthSession, input: z.infer<typeof updat
 }
 
 export async function setRole(admin: AuthSession, input: z.infer<typeof setRoleInput>, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["set-role"] }, "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE");
   const before = await targetUser(input.userId);
   const user = await prisma.$transaction(async (tx) => {
     const updated = await tx.user.update({
@@ -219,6 +216,7 @@ export async function setRole(admin: AuthSession, input: z.infer<typeof setRoleI
 // ---- bans ----
 
 export async function banUser(admin: AuthSession, input: z.infer<typeof banUserInput>, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
   if (input.userId === admin.user.id) fail("YOU_CANNOT_BAN_YOURSELF");
   await targetUser(input.userId);
   const banExpires = input.banExpiresIn ? new Date(Date.now() + input.banExpiresIn * 1000) : null;
@@ -238,6 +236,7 @@ export async function banUser(admin: AuthSession, input: z.infer<typeof banUserI
 }
 
 export async function unbanUser(admin: AuthSession, userId: string, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["ban"] }, "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS");
   await targetUser(userId);
   const user = await prisma.user.update({
     where: { id: userId },
@@ -261,7 +260,7 @@ export async function resetTwoFactor(
   input: z.infer<typeof resetTwoFactorInput>,
   meta: RequestMeta,
 ) {
-  requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
+  requireAdminPermission(admin, { user: ["update"] }, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS");
   const parsed = resetTwoFactorInput.safeParse(input);
   if (!parsed.success) fail("VALIDATION_ERROR");
   const user = await targetUser(parsed.data.userId);
@@ -273,7 +272,8 @@ export async function resetTwoFactor(
 
 // ---- sessions ----
 
-export async function listUserSessions(userId: string) {
+export async function listUserSessions(admin: AuthSession, userId: string) {
+  requireAdminPermission(admin, { session: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS");
   return {
     sessions: await prisma.session.findMany({
       where: { userId, expiresAt: { gt: new Date() } },
@@ -284,6 +284,7 @@ export async function listUserSessions(userId: string) {
 
 /** `sessionToken` is the session's `token` as the API shows it (its stored hash). */
 export async function revokeUserSession(admin: AuthSession, sessionToken: string, meta: RequestMeta) {
+  requireAdminPermission(admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
   const session = await prisma.session.findUnique({
     where: { token: sessionToken },
     select: { id: true, userId: true },
@@ -296,6 +297,7 @@ export async function revokeUserSession(admin: AuthSession, sessionToken: string
 }
 
 export async function revokeUserSessions(admin: AuthSession, userId: string, meta: RequestMeta) {
+  requireAdminPermission(admin, { session: ["revoke"] }, "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS");
   await targetUser(userId);
   const count = await deleteSessions(userId);
   await auditAdmin(admin, "revoke-user-sessions", userId, meta, { count });
@@ -309,6 +311,7 @@ export async function setUserPassword(
   input: z.infer<typeof setUserPasswordInput>,
   meta: RequestMeta,
 ) {
+  requireAdminPermission(admin, { user: ["set-password"] }, "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD");
   await targetUser(input.userId);
   const hash = await hashPassword(input.newPassword);
   await prisma.$transaction((tx) => writePassword(tx, input.userId, hash));
@@ -317,6 +320,7 @@ export async function setUserPassword(
 }
 
 export async function removeUser(admin: AuthSession, userId: string, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["delete"] }, "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS");
   if (userId === admin.user.id) fail("YOU_CANNOT_REMOVE_YOURSELF");
   const user = await targetUser(userId);
   await prepareDeletion({ kind: "user", id: userId, actorId: admin.user.id, meta });
@@ -339,6 +343,7 @@ const adminSessionCookieName = () => cookieName("admin_session");
  * Admins cannot be impersonated.
  */
 export async function impersonateUser(admin: AuthSession, userId: string, request: Request, meta: RequestMeta) {
+  requireAdminPermission(admin, { user: ["impersonate"] }, "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS");
   const target = await targetUser(userId);
   if (isAdmin(target)) fail("YOU_CANNOT_IMPERSONATE_ADMINS");
   const adminToken = sessionTokenFrom(request);
@@ -357,7 +362,11 @@ export async function impersonateUser(admin: AuthSession, userId: string, reques
   };
 }
 
-/** Ends the impersonation session and puts the admin's own back. */
+/**
+ * Ends the impersonation session and puts the admin's own back. The caller is the
+ * impersonated user's session, so it checks no permission: only a session an admin started
+ * has an admin to go back to.
+ */
 export async function stopImpersonating(auth: AuthSession, request: Request, meta: RequestMeta) {
   const notImpersonating = () => {
     throw Response.json({ message: "You are not impersonating anyone" }, { status: 400 });
@@ -457,7 +466,8 @@ function filterWhere(query: ListUsersQuery): Prisma.UserWhereInput {
 const FEW_MATCHES = 100;
 
 /** The API's list; the console's table adds its own filters (`extra`) to the query's. */
-export async function listUsers(query: ListUsersQuery, extra: Prisma.UserWhereInput = {}) {
+export async function listUsers(admin: AuthSession, query: ListUsersQuery, extra: Prisma.UserWhereInput = {}) {
+  requireAdminPermission(admin, { user: ["list"] }, "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS");
   const search = query.searchValue
     ? {
         [query.searchField]: {
@@ -526,16 +536,13 @@ export const hasPermissionInput = z.object({
   permissions: z.record(z.string(), z.array(z.string())).optional(),
 });
 
-/** Whether the caller (or `role`, or `userId`'s role) holds every permission asked for. */
+/**
+ * Whether the caller (or `role`, or `userId`'s role) holds every permission asked for. Any
+ * signed-in user may ask, as with better-auth: it reads the table and changes nothing.
+ */
 export async function hasPermission(auth: AuthSession, input: z.infer<typeof hasPermissionInput>) {
   const asked = input.permissions ?? input.permission;
   if (!asked) fail("VALIDATION_ERROR", "invalid permission check. no permission(s) were passed.");
   const subject = input.role ? { id: "", role: input.role } : input.userId ? await targetUser(input.userId) : auth.user;
-  const admin = isAdmin(subject);
-  const known = (resource: string, action: string) =>
-    (ADMIN_PERMISSIONS as Record<string, readonly string[]>)[resource]?.includes(action) ?? false;
-  const success = Object.entries(asked).every(([resource, actions]) =>
-    actions.every((action) => admin && known(resource, action)),
-  );
-  return { error: null, success };
+  return { error: null, success: adminCan(subject, asked) };
 }

@@ -45,13 +45,6 @@ export function getAuthSession(context: Readonly<RouterContextProvider>): AuthSe
   return context.get(sessionContext);
 }
 
-/** Role admin (among a user's comma-separated roles), or a user id in ADMIN_USER_IDS. */
-export function isAdmin(user: Pick<SessionUser, "id" | "role"> | null): boolean {
-  if (!user) return false;
-  const roles = (user.role ?? "").split(",").map((role) => role.trim());
-  return roles.includes("admin") || loadEnv().ADMIN_USER_IDS.includes(user.id);
-}
-
 /** Redirects to an unprefixed path in the language of the page at `url`. */
 export function localizedRedirect(url: URL, path: string, init?: ResponseInit): Response {
   const { locale } = splitLocale(url.pathname);
@@ -86,19 +79,4 @@ export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ url, context
   if (!getUser(context)) return;
   const target = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins);
   throw target ? redirect(target) : localizedRedirect(url, navigation.signedInRedirect);
-};
-
-/**
- * The signed-in administrator; a guest goes to sign in, anyone else to /403. The admin
- * layout's middleware runs it, and so does every admin loader, action and resource route,
- * so none depends on where it sits in the route tree.
- */
-export function requireAdminUser(context: Readonly<RouterContextProvider>): SessionUser {
-  const user = requireUser(context);
-  if (!isAdmin(user)) throw localizedRedirect(pageUrl(context), navigation.forbidden);
-  return user;
-}
-
-export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ context }) => {
-  requireAdminUser(context);
 };

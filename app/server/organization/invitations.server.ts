@@ -28,7 +28,7 @@ import {
   roleInput,
   TEAM_MEMBER_LIMIT,
 } from "./organizations.server";
-import { isOwner, parseRoles } from "./permissions.server";
+import { mayAssign, parseRoles } from "./permissions.server";
 
 /** Pending invitations an organization may have at once. */
 const INVITATION_LIMIT = 100;
@@ -93,8 +93,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
   const role = parseRoles(input.role);
   // better-auth answers an unknown role with a 400 that has no code.
   if (!role) throw new AppError(null, `Role not found: ${String(input.role)}`, 400);
-  // Only an owner hands out the owner role.
-  if (isOwner(role) && !isOwner(inviter.role)) fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+  if (!mayAssign(inviter.role, role)) fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
   const { organizationId } = inviter;
   const email = normalizeEmail(input.email);
   if (await prisma.member.findFirst({ where: { organizationId, user: { email } }, select: { id: true } })) {
@@ -102,7 +101,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
   }
   const pending = await prisma.invitation.findFirst({ where: { organizationId, email, ...open() } });
   if (pending && !input.resend) fail("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-  if (pending && isOwner(pending.role) && !isOwner(inviter.role)) {
+  if (pending && !mayAssign(inviter.role, pending.role)) {
     fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
   }
   const organization = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });

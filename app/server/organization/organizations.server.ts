@@ -17,7 +17,15 @@ import {
 } from "~/server/auth/session.server";
 import { isReservedSlug } from "~/lib/organization-forms";
 import { prepareDeletion } from "~/server/deletion.server";
-import { can, isOwner, parseRoles, type Resource } from "./permissions.server";
+import {
+  can,
+  isOwner,
+  mayActOnMember,
+  mayAssign,
+  parseRoles,
+  takesLastOwner,
+  type Resource,
+} from "./permissions.server";
 
 export const TEAM_MEMBER_LIMIT = 100;
 
@@ -391,7 +399,7 @@ async function ownerCount(organizationId: string, tx: Prisma.TransactionClient |
   return members.filter((m) => isOwner(m.role)).length;
 }
 
-/** Changes a member's role: only an owner touches an owner, and the last owner keeps the role. */
+/** Changes a member's role, under the member-over-member and last-owner rules (permissions.server.ts). */
 export async function updateMemberRole(
   auth: AuthSession,
   input: { memberId: string; role: string | string[]; organizationId?: string },
@@ -400,15 +408,16 @@ export async function updateMemberRole(
   const role = parseRoles(input.role);
   if (!role) throw new AppError("ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${String(input.role)}`);
   const caller = await requireMembership(auth, input.organizationId, { missing: "NO_ACTIVE_ORGANIZATION" });
+  // Before the lookup too: without the permission, any member named is refused alike.
   requirePermission(caller.role, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
   const target = await prisma.member.findFirst({
     where: { id: input.memberId, organizationId: caller.organizationId },
   });
   if (!target) fail("MEMBER_NOT_FOUND");
-  // Only an owner makes or unmakes an owner.
-  if ((isOwner(target.role) || isOwner(role)) && !isOwner(caller.role))
+  if (!mayActOnMember(caller.role, "update", target.role) || !mayAssign(caller.role, role)) {
     fail("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
-  if (isOwner(target.role) && !isOwner(role) && (await ownerCount(caller.organizationId)) <= 1) {
+  }
+  if (await takesLastOwner(target.role, role, () => ownerCount(caller.organizationId))) {
     fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
   }
   const updated = await prisma.member.update({ where: { id: target.id }, data: { role } });
@@ -420,7 +429,7 @@ export async function updateMemberRole(
   return updated;
 }
 
-/** Removes a member by id or email: only an owner removes an owner, and never the only owner. */
+/** Removes a member by id or email, under the member-over-member and last-owner rules (permissions.server.ts). */
 export async function removeMember(
   auth: AuthSession,
   input: { memberIdOrEmail: string; organizationId?: string },
@@ -434,10 +443,9 @@ export async function removeMember(
     : await prisma.member.findFirst({ where: { id: input.memberIdOrEmail, organizationId: caller.organizationId } });
   if (!target) fail("MEMBER_NOT_FOUND");
   const self = target.userId === auth.user.id;
-  if (!self) requirePermission(caller.role, "member", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
-  if (isOwner(target.role)) {
-    if (!isOwner(caller.role)) fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
-    if ((await ownerCount(caller.organizationId)) <= 1) fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+  if (!mayActOnMember(caller.role, "delete", target.role, self)) fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+  if (await takesLastOwner(target.role, null, () => ownerCount(caller.organizationId))) {
+    fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
   }
   await dropMembership(target);
   await auditOrganization(meta, auth.user.id, "remove-member", "member", target.id, {
@@ -462,7 +470,7 @@ async function dropMembership(member: { id: string; userId: string; organization
 export async function leaveOrganization(auth: AuthSession, organizationId: string, meta: RequestMeta) {
   const member = await membershipOf(auth.user.id, organizationId);
   if (!member) fail("MEMBER_NOT_FOUND");
-  if (isOwner(member.role) && (await ownerCount(organizationId)) <= 1) {
+  if (await takesLastOwner(member.role, null, () => ownerCount(organizationId))) {
     fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
   }
   await dropMembership(member);

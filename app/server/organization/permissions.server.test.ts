@@ -1,5 +1,16 @@
 import { describe, expect, it } from "vitest";
-import { can, parseRoles, PERMISSIONS, rolesOf, type Resource } from "./permissions.server";
+import {
+  assignableRoles,
+  can,
+  grantsOf,
+  mayActOnMember,
+  mayAssign,
+  parseRoles,
+  PERMISSIONS,
+  rolesOf,
+  takesLastOwner,
+  type Resource,
+} from "./permissions.server";
 
 // The permission table, cell by cell: [resource, action] → owner, admin, member.
 const TABLE: [Resource, string, boolean, boolean, boolean][] = [
@@ -45,5 +56,44 @@ describe("the organization permission table", () => {
     expect(parseRoles("owner")).toBe("owner");
     expect(parseRoles("admin,emperor")).toBeNull();
     expect(parseRoles([])).toBeNull();
+  });
+});
+
+describe("the rules between members", () => {
+  it("lists what a role grants, as any of its roles grants it", () => {
+    expect(grantsOf("member")).toEqual({});
+    expect(grantsOf("admin").organization).toEqual(["update"]);
+    expect(grantsOf("owner")).toEqual(PERMISSIONS);
+    expect(grantsOf("member,admin")).toEqual(grantsOf("admin"));
+    expect(grantsOf("emperor")).toEqual({});
+  });
+
+  it("lets only an owner give the owner role", () => {
+    expect(assignableRoles("owner")).toEqual(["owner", "admin", "member"]);
+    expect(assignableRoles("admin")).toEqual(["admin", "member"]);
+    expect(mayAssign("admin", "admin,member")).toBe(true);
+    expect(mayAssign("admin", "member,owner")).toBe(false);
+    expect(mayAssign("admin,owner", "owner")).toBe(true);
+  });
+
+  it("lets only an owner change or remove an owner, and anyone remove themself", () => {
+    expect(mayActOnMember("owner", "update", "owner")).toBe(true);
+    expect(mayActOnMember("admin", "update", "member")).toBe(true);
+    expect(mayActOnMember("admin", "update", "owner")).toBe(false);
+    expect(mayActOnMember("admin", "delete", "owner")).toBe(false);
+    expect(mayActOnMember("member", "update", "member")).toBe(false);
+    expect(mayActOnMember("member", "delete", "member")).toBe(false);
+    expect(mayActOnMember("member", "delete", "member", true)).toBe(true);
+    expect(mayActOnMember("admin", "update", "admin", true)).toBe(true);
+  });
+
+  it("keeps an owner: the last one neither goes nor stops being one; owners are counted only then", async () => {
+    const count = (owners: number) => () => Promise.resolve(owners);
+    expect(await takesLastOwner("owner", null, count(1))).toBe(true);
+    expect(await takesLastOwner("owner", "admin", count(1))).toBe(true);
+    expect(await takesLastOwner("owner", "admin,owner", count(1))).toBe(false);
+    expect(await takesLastOwner("owner", null, count(2))).toBe(false);
+    const never = () => Promise.reject(new Error("counted"));
+    expect(await takesLastOwner("admin", null, never)).toBe(false);
   });
 });

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/audit-log-csv";
 import { auditLogFilter, searchParamsOf } from "~/lib/reports";
 import { auditLogCsv } from "~/server/admin/audit-log.server";
-import { requireAdminUser } from "~/server/auth/guards.server";
+import { requireAdminUser } from "~/server/admin/pages.server";
 
 /**
  * The audit log under the page's filter, as a CSV download. A resource route: it answers on

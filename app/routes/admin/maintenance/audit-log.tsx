@@ -12,7 +12,7 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { auditLogPage } from "~/server/admin/audit-log.server";
-import { requireAdminUser } from "~/server/auth/guards.server";
+import { requireAdminUser } from "~/server/admin/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["reports"] };

@@ -10,7 +10,7 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { databaseStats, quickCheck, type DatabaseStats } from "~/server/admin/database.server";
 import { databaseProvider } from "~/server/db.server";
-import { requireAdminUser } from "~/server/auth/guards.server";
+import { adminOf, requireAdminUser } from "~/server/admin/pages.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { pageMeta } from "~/server/page-meta.server";
 
@@ -30,9 +30,9 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** The page's one button: SQLite's quick integrity check; the result shows on the page it returns. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireAdminUser(context);
+  requireAdminUser(context);
   if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
-  return { check: await quickCheck(user.id, requestMeta(request, context)) };
+  return { check: await quickCheck(adminOf(context), requestMeta(request, context)) };
 }
 
 /** Bytes in the reader's language, in binary units (KiB, MiB, …) as file managers show them. */

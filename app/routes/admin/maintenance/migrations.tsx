@@ -13,7 +13,7 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { dataOperationRuns, schemaMigrations, startDataOperation } from "~/server/admin/migrations.server";
-import { requireAdminUser } from "~/server/auth/guards.server";
+import { adminOf, requireAdminUser } from "~/server/admin/pages.server";
 import { requestMeta } from "~/server/auth/session.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -39,11 +39,11 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 /** Starts a data operation, then back here (where its progress shows) with a toast. */
 export async function action({ request, context }: Route.ActionArgs) {
-  const user = requireAdminUser(context);
+  requireAdminUser(context);
   const submission = parseWithZod(await request.formData(), { schema: dataOperationForm });
   if (submission.status !== "success") throw data("Bad request", { status: 400 });
   const { operation } = submission.value;
-  const started = await startDataOperation(operation, user.id, requestMeta(request, context));
+  const started = await startDataOperation(adminOf(context), operation, requestMeta(request, context));
   const t = getInstance(context).getFixedT(getLocale(context), "reports");
   const name = t(`operations.${operation}.title`);
   return redirectWithToast(

@@ -1,0 +1,524 @@
+/**
+ * Every service verb checks its caller itself, whoever calls it (an endpoint, a page action,
+ * another service): each one is called here directly, in-process, by someone it must refuse
+ * (a plain member of the organization, a user outside it, a user who is not an admin), and
+ * must answer the refusal's code before changing anything. The verbs are enumerated from the
+ * modules' exports: an exported function that is neither checked here nor in a module's
+ * "needs no caller check" list, with its reason, fails the first test.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
+import type { ErrorCode } from "~/server/errors.server";
+import { createTestDatabase, type TestDatabase } from "./helpers/database";
+
+const SECRET = "policy-verbs-test-secret-0123456789abcdefghij";
+const meta: RequestMeta = { ipAddress: null, userAgent: null, locale: "en" };
+
+const loadModules = async () => ({
+  organizations: await import("~/server/organization/organizations.server"),
+  invitations: await import("~/server/organization/invitations.server"),
+  teams: await import("~/server/organization/teams.server"),
+  billing: await import("~/server/billing/billing.server"),
+  adminUsers: await import("~/server/admin/users.server"),
+  adminDatabase: await import("~/server/admin/database.server"),
+  adminMigrations: await import("~/server/admin/migrations.server"),
+  adminAuditLog: await import("~/server/admin/audit-log.server"),
+  adminDashboard: await import("~/server/admin/dashboard.server"),
+  adminSubscriptions: await import("~/server/admin/subscriptions.server"),
+});
+type Modules = Awaited<ReturnType<typeof loadModules>>;
+
+/** Who is calling and about what, made in beforeAll. */
+interface World {
+  /** A plain member (role member) of the organization, with a verified email. */
+  member: AuthSession;
+  /** A signed-in user outside the organization. */
+  outsider: AuthSession;
+  /** A user (role user) calling the admin verbs. */
+  user: AuthSession;
+  organizationId: string;
+  ownerId: string;
+  ownerMemberId: string;
+  teamId: string;
+  /** A pending invitation addressed to someone else. */
+  invitationId: string;
+}
+
+/** Who calls (the call passes them), the code of the refusal, and the call. */
+type Check = [who: "a plain member" | "an outsider" | "a non-admin", code: ErrorCode, call: Call];
+type Call = (m: Modules, w: World) => Promise<unknown>;
+
+const org = (w: World) => ({ referenceId: w.organizationId, customerType: "organization" as const });
+
+/**
+ * Per module: each exported verb that checks its caller, called by someone it must refuse;
+ * then the exported functions that need no caller check, and why.
+ */
+const MODULES: {
+  [K in keyof Modules]: {
+    checked: { [name: string]: Check };
+    noCallerCheck: { [name: string]: string };
+  };
+} = {
+  organizations: {
+    checked: {
+      updateOrganization: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION",
+        (m, w) => m.organizations.updateOrganization(w.member, { organizationId: w.organizationId, data: {} }, meta),
+      ],
+      deleteOrganization: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION",
+        (m, w) => m.organizations.deleteOrganization(w.member, w.organizationId, meta),
+      ],
+      setActiveOrganization: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) => m.organizations.setActiveOrganization(w.outsider, { organizationId: w.organizationId }),
+      ],
+      getFullOrganization: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) => m.organizations.getFullOrganization(w.outsider, { organizationId: w.organizationId }),
+      ],
+      listMembers: [
+        "an outsider",
+        "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+        (m, w) => m.organizations.listMembers(w.outsider, { organizationId: w.organizationId }),
+      ],
+      getActiveMember: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) => m.organizations.getActiveMember(w.outsider, w.organizationId),
+      ],
+      getActiveMemberRole: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) => m.organizations.getActiveMemberRole(w.outsider, { organizationId: w.organizationId }),
+      ],
+      updateMemberRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+        (m, w) =>
+          m.organizations.updateMemberRole(
+            w.member,
+            { memberId: w.ownerMemberId, role: "member", organizationId: w.organizationId },
+            meta,
+          ),
+      ],
+      removeMember: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER",
+        (m, w) =>
+          m.organizations.removeMember(
+            w.member,
+            { memberIdOrEmail: w.ownerMemberId, organizationId: w.organizationId },
+            meta,
+          ),
+      ],
+      leaveOrganization: [
+        "an outsider",
+        "MEMBER_NOT_FOUND",
+        (m, w) => m.organizations.leaveOrganization(w.outsider, w.organizationId, meta),
+      ],
+    },
+    noCallerCheck: {
+      membershipLimit: "reads configuration",
+      organizationOut: "shapes a row",
+      membershipOf: "a lookup the checks themselves use",
+      requireMembership: "the membership check itself",
+      requirePermission: "the permission check itself",
+      auditOrganization: "writes the audit row of a verb that has checked",
+      createOrganization:
+        "any user may create one, within ORGANIZATION_CREATION and ORGANIZATION_LIMIT; they become its owner",
+      checkSlug: "tells only whether a slug is free",
+      listOrganizations: "the caller's own organizations",
+      addMember: "server only (no route): the server code calling it decides, as with better-auth",
+    },
+  },
+
+  invitations: {
+    checked: {
+      inviteMember: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
+        (m, w) =>
+          m.invitations.inviteMember(
+            w.member,
+            { email: "someone@example.com", role: "member", organizationId: w.organizationId },
+            meta,
+          ),
+      ],
+      cancelInvitation: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION",
+        (m, w) => m.invitations.cancelInvitation(w.member, w.invitationId, meta),
+      ],
+      listInvitations: [
+        "an outsider",
+        "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+        (m, w) => m.invitations.listInvitations(w.outsider, w.organizationId),
+      ],
+      // Answered only by the invitation's recipient.
+      acceptInvitation: [
+        "a plain member",
+        "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION",
+        (m, w) => m.invitations.acceptInvitation(w.member, w.invitationId, meta),
+      ],
+      rejectInvitation: [
+        "a plain member",
+        "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION",
+        (m, w) => m.invitations.rejectInvitation(w.member, w.invitationId, meta),
+      ],
+      getInvitation: [
+        "a plain member",
+        "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION",
+        (m, w) => m.invitations.getInvitation(w.member, w.invitationId),
+      ],
+    },
+    noCallerCheck: {
+      addressedTo: "the recipient rule itself",
+      listUserInvitations: "only the invitations addressed to the caller",
+    },
+  },
+
+  teams: {
+    checked: {
+      createTeam: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION",
+        (m, w) => m.teams.createTeam(w.member, { name: "New", organizationId: w.organizationId }, meta),
+      ],
+      updateTeam: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
+        (m, w) =>
+          m.teams.updateTeam(
+            w.member,
+            { teamId: w.teamId, data: { name: "Renamed", organizationId: w.organizationId } },
+            meta,
+          ),
+      ],
+      removeTeam: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION",
+        (m, w) => m.teams.removeTeam(w.member, { teamId: w.teamId, organizationId: w.organizationId }, meta),
+      ],
+      listTeams: [
+        "an outsider",
+        "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
+        (m, w) => m.teams.listTeams(w.outsider, w.organizationId),
+      ],
+      setActiveTeam: [
+        "a plain member",
+        "USER_IS_NOT_A_MEMBER_OF_THE_TEAM",
+        (m, w) =>
+          m.teams.setActiveTeam(
+            { ...w.member, session: { ...w.member.session, activeOrganizationId: w.organizationId } },
+            w.teamId,
+          ),
+      ],
+      listUserTeams: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER",
+        (m, w) => m.teams.listUserTeams(w.member, { userId: w.ownerId, organizationId: w.organizationId }),
+      ],
+      listTeamMembers: [
+        "a plain member",
+        "YOU_CAN_NOT_ACCESS_THE_MEMBERS_OF_THIS_TEAM",
+        (m, w) => m.teams.listTeamMembers(w.member, w.teamId),
+      ],
+      addTeamMember: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER",
+        (m, w) =>
+          m.teams.addTeamMember(
+            w.member,
+            { teamId: w.teamId, userId: w.member.user.id, organizationId: w.organizationId },
+            meta,
+          ),
+      ],
+      removeTeamMember: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER",
+        (m, w) =>
+          m.teams.removeTeamMember(
+            w.member,
+            { teamId: w.teamId, userId: w.ownerId, organizationId: w.organizationId },
+            meta,
+          ),
+      ],
+    },
+    noCallerCheck: {},
+  },
+
+  // The organization's subscription needs billing: manage (a member has it not).
+  billing: {
+    checked: {
+      listSubscriptions: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING",
+        (m, w) => m.billing.listSubscriptions(w.member, org(w)),
+      ],
+      polarSubscriptionPage: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING",
+        (m, w) => m.billing.polarSubscriptionPage(w.member, { ...org(w), page: 1, limit: 10 }),
+      ],
+      upgrade: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING",
+        (m, w) => m.billing.upgrade(w.member, m.billing.upgradeInput.parse({ ...org(w), plan: "pro" }), meta),
+      ],
+      cancelSubscription: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING",
+        (m, w) => m.billing.cancelSubscription(w.member, org(w), meta),
+      ],
+      restoreSubscription: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING",
+        (m, w) => m.billing.restoreSubscription(w.member, org(w), meta),
+      ],
+      billingPortal: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING",
+        (m, w) => m.billing.billingPortal(w.member, org(w)),
+      ],
+    },
+    noCallerCheck: {
+      isActive: "a status rule",
+      activeProviderId: "reads configuration",
+      referenceOf: "names a reference; resolveReference checks it",
+      activeSubscriptions: "a lookup by ids its callers have checked (the verbs, the caller's own billing page)",
+      subscriptionOut: "shapes a row",
+      customerState: "the caller's own customer",
+      sessionSubscriptions: "the session's own user and active organization",
+      absolute: "makes a URL absolute",
+      ensureUserCustomers: "a data operation: startDataOperation checks its caller",
+      receiveWebhook: "the provider's calls, checked by their signature",
+    },
+  },
+
+  adminUsers: {
+    checked: {
+      createUser: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_CREATE_USERS",
+        (m, w) => m.adminUsers.createUser(w.user, { email: "new@example.com", name: "New" }, meta),
+      ],
+      listUsers: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS",
+        (m, w) => m.adminUsers.listUsers(w.user, m.adminUsers.listUsersQuery.parse({})),
+      ],
+      getUser: ["a non-admin", "YOU_ARE_NOT_ALLOWED_TO_GET_USER", (m, w) => m.adminUsers.getUser(w.user, w.ownerId)],
+      updateUser: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS",
+        (m, w) => m.adminUsers.updateUser(w.user, { userId: w.ownerId, data: { name: "Renamed" } }, meta),
+      ],
+      setRole: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_CHANGE_USERS_ROLE",
+        (m, w) => m.adminUsers.setRole(w.user, { userId: w.user.user.id, role: "admin" }, meta),
+      ],
+      banUser: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS",
+        (m, w) => m.adminUsers.banUser(w.user, { userId: w.ownerId }, meta),
+      ],
+      unbanUser: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_BAN_USERS",
+        (m, w) => m.adminUsers.unbanUser(w.user, w.ownerId, meta),
+      ],
+      resetTwoFactor: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_USERS",
+        (m, w) => m.adminUsers.resetTwoFactor(w.user, { userId: w.ownerId, reason: "Lost the phone" }, meta),
+      ],
+      listUserSessions: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_LIST_USERS_SESSIONS",
+        (m, w) => m.adminUsers.listUserSessions(w.user, w.ownerId),
+      ],
+      revokeUserSession: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
+        (m, w) => m.adminUsers.revokeUserSession(w.user, w.member.session.token, meta),
+      ],
+      revokeUserSessions: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_REVOKE_USERS_SESSIONS",
+        (m, w) => m.adminUsers.revokeUserSessions(w.user, w.ownerId, meta),
+      ],
+      setUserPassword: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_SET_USERS_PASSWORD",
+        (m, w) => m.adminUsers.setUserPassword(w.user, { userId: w.ownerId, newPassword: "a-new-password-1" }, meta),
+      ],
+      removeUser: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_USERS",
+        (m, w) => m.adminUsers.removeUser(w.user, w.ownerId, meta),
+      ],
+      impersonateUser: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_IMPERSONATE_USERS",
+        (m, w) => m.adminUsers.impersonateUser(w.user, w.ownerId, new Request("http://localhost/"), meta),
+      ],
+    },
+    noCallerCheck: {
+      stopImpersonating: "ends the caller's own impersonation session; only one an admin started has one to end",
+      hasPermission: "any signed-in user may ask (as with better-auth): it reads the table and changes nothing",
+    },
+  },
+
+  adminDatabase: {
+    checked: {
+      quickCheck: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_RUN_MAINTENANCE",
+        (m, w) => m.adminDatabase.quickCheck(w.user, meta),
+      ],
+    },
+    noCallerCheck: {
+      databaseStats: "a report read only by an admin page's loader, after requireAdminUser",
+    },
+  },
+
+  adminMigrations: {
+    checked: {
+      startDataOperation: [
+        "a non-admin",
+        "YOU_ARE_NOT_ALLOWED_TO_RUN_MAINTENANCE",
+        (m, w) => m.adminMigrations.startDataOperation(w.user, "ensure-customers", meta),
+      ],
+    },
+    noCallerCheck: {
+      schemaMigrations: "a report read only by an admin page's loader, after requireAdminUser",
+      dataOperationRuns: "a report read only by an admin page's loader, after requireAdminUser",
+    },
+  },
+
+  adminAuditLog: {
+    checked: {},
+    noCallerCheck: {
+      auditLogPage: "a report read only by an admin page's loader, after requireAdminUser",
+      auditLogCsv: "a report read only by an admin resource route, after requireAdminUser",
+    },
+  },
+
+  adminDashboard: {
+    checked: {},
+    noCallerCheck: {
+      dashboard: "a report read only by an admin page's loader, after requireAdminUser",
+      monthlyRevenue: "arithmetic",
+      lastDays: "arithmetic",
+    },
+  },
+
+  adminSubscriptions: {
+    checked: {},
+    noCallerCheck: {
+      subscriptionReport: "a report read only by an admin page's loader, after requireAdminUser",
+    },
+  },
+};
+
+let db: TestDatabase;
+let modules: Modules;
+let world: World;
+
+beforeAll(async () => {
+  db = await createTestDatabase();
+  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: "http://localhost:3000" });
+  const { migrate } = await import("~/server/db/migrate.server");
+  await migrate(db.url);
+  const { prisma } = await import("~/server/db.server");
+  const { createSession } = await import("~/server/auth/session.server");
+  modules = await loadModules();
+  const person = async (name: string): Promise<AuthSession> => {
+    const created = await prisma.user.create({
+      data: { email: `${name}@example.com`, name, emailVerified: true },
+    });
+    const { session, user } = await createSession(created.id, { userAgent: "vitest" });
+    return { session, user };
+  };
+  const [owner, plain, outside, notAdmin] = await Promise.all(
+    ["owner", "member", "outsider", "user"].map((name) => person(name)),
+  );
+  const organization = await prisma.organization.create({
+    data: {
+      name: "Acme",
+      slug: "acme",
+      members: {
+        create: [
+          { userId: owner!.user.id, role: "owner" },
+          { userId: plain!.user.id, role: "member" },
+        ],
+      },
+      teams: { create: { name: "Core" } },
+    },
+    include: { members: true, teams: true },
+  });
+  const teamId = organization.teams[0]!.id;
+  await prisma.teamMember.create({ data: { teamId, userId: owner!.user.id } });
+  const invitation = await prisma.invitation.create({
+    data: {
+      id: "policy-verbs-invitation",
+      organizationId: organization.id,
+      email: "invitee@example.com",
+      role: "member",
+      inviterId: owner!.user.id,
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+  world = {
+    member: plain!,
+    outsider: outside!,
+    user: notAdmin!,
+    organizationId: organization.id,
+    ownerId: owner!.user.id,
+    ownerMemberId: organization.members.find((row) => row.role === "owner")!.id,
+    teamId,
+    invitationId: invitation.id,
+  };
+}, 60_000);
+
+afterAll(async () => {
+  const { closeDatabase } = await import("~/server/db.server");
+  await closeDatabase();
+  await db?.drop();
+});
+
+describe("the verbs' caller checks", () => {
+  it("cover every exported function: each is checked below or says why it needs no check", () => {
+    for (const [module, { checked, noCallerCheck }] of Object.entries(MODULES)) {
+      const exported = Object.entries(modules[module as keyof Modules])
+        .filter(([, value]) => typeof value === "function")
+        .map(([name]) => name)
+        .sort();
+      const listed = [...Object.keys(checked), ...Object.keys(noCallerCheck)].sort();
+      expect(exported, `${module}: exported functions against the lists`).toEqual(listed);
+    }
+  });
+
+  for (const [module, { checked }] of Object.entries(MODULES)) {
+    for (const [name, [who, code, call]] of Object.entries(checked)) {
+      it(`${module}.${name} refuses ${who}: ${code}`, async () => {
+        await expect(Promise.resolve().then(() => call(modules, world))).rejects.toMatchObject({ code });
+      });
+    }
+  }
+
+  it("changed nothing on their behalf", async () => {
+    const { prisma } = await import("~/server/db.server");
+    const callers = [world.member, world.outsider, world.user].map((auth) => auth.user.id);
+    expect(await prisma.auditLog.count({ where: { userId: { in: callers } } })).toBe(0);
+    expect(await prisma.member.count({ where: { organizationId: world.organizationId } })).toBe(2);
+    expect(await prisma.user.count({ where: { role: "admin" } })).toBe(0);
+  });
+});
