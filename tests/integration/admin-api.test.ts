@@ -8,9 +8,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
+import { createUser, PASSWORD, signInWithPassword, uniqueEmail } from "./helpers/factories";
 
 const SECRET = "admin-api-test-secret-0123456789abcdefghijkl";
-const PASSWORD = "correct-horse-battery";
 // A plain user whose id is listed in ADMIN_USER_IDS: always an admin, whatever its role.
 const LISTED_ADMIN_ID = "cadminbyid0000000000000001";
 let app: TestApp;
@@ -20,27 +20,13 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => app?.stop());
 
-let counter = 0;
 type Person = TestClient & { id: string; email: string };
 
 /** A verified user with a password, signed in through the API. */
 async function person(role = "user", id?: string): Promise<Person> {
-  const email = `admin-api-${++counter}-${Date.now()}@example.com`;
-  const { hashPassword } = await import("~/server/auth/password.server");
-  const user = await app.prisma.user.create({
-    data: {
-      ...(id ? { id } : {}),
-      email,
-      name: `Person ${counter}`,
-      role,
-      emailVerified: true,
-      accounts: { create: { providerId: "credential", accountId: email, password: await hashPassword(PASSWORD) } },
-    },
-  });
-  const c = makeTestClient(app.base);
-  const { error } = await c.client.signIn.email({ email, password: PASSWORD });
-  expect(error).toBeNull();
-  return Object.assign(c, { id: user.id, email });
+  const user = await createUser({ email: uniqueEmail("admin-api"), role, id });
+  const c = await signInWithPassword(makeTestClient(app.base), user.email);
+  return Object.assign(c, { id: user.id, email: user.email });
 }
 
 const sessionOf = async (c: TestClient) => (await c.client.getSession()).data;

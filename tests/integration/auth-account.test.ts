@@ -10,11 +10,11 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, PASSWORD, signInInProcess, signInWithPassword, uniqueEmail } from "./helpers/factories";
 import type { CapturedMail, Mailbox } from "./helpers/mailbox";
 
 const SECRET = "integration-test-secret-0123456789abcdef";
 const USER_AGENT = "AccountTest/1.0 (integration)";
-const PASSWORD = "correct horse battery";
 const NEW_PASSWORD = "new correct horse battery";
 const RESET_PASSWORD = "reset staple battery";
 const SESSION_COOKIE = "app.session_token";
@@ -30,8 +30,6 @@ let prisma: Db;
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
 const client = () => makeTestClient(base, { headers: { "user-agent": USER_AGENT } });
-let counter = 0;
-const uniqueEmail = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 
 /** The payload of a JWT (unverified: the server checked it; the test only reads it). */
 function jwtPayload(token: string): Record<string, unknown> {
@@ -67,21 +65,11 @@ async function newUser(name: string, email = uniqueEmail(name)) {
 }
 
 /** Another client signed in as the same user (another device). */
-async function anotherDevice(email: string, password = PASSWORD) {
-  const who = client();
-  const res = await who.client.signIn.email({ email, password });
-  expect(res.error).toBeNull();
-  return who;
-}
+const anotherDevice = (email: string, password = PASSWORD) => signInWithPassword(client(), email, password);
 
 /** A session made in-process (e.g. for a user who cannot sign in by password), loaded into a client. */
-async function clientWithSession(userId: string) {
-  const { createSession } = await import("~/server/auth/session.server");
-  const who = client();
-  const created = await createSession(userId, { ipAddress: "127.0.0.1", userAgent: USER_AGENT });
-  applySetCookies(who.jar, created.setCookies);
-  return who;
-}
+const clientWithSession = (userId: string) =>
+  signInInProcess(client(), userId, { ipAddress: "127.0.0.1", userAgent: USER_AGENT });
 
 /** Makes the client's session older than freshAge (1 day), and drops its cookie cache. */
 async function makeStale(who: TestClient) {
@@ -206,9 +194,7 @@ describe("the account journey with the official client", () => {
   });
 
   it("change-password answers CREDENTIAL_ACCOUNT_NOT_FOUND for a user without a password", async () => {
-    const user = await prisma.user.create({
-      data: { email: uniqueEmail("social"), name: "Social Only", emailVerified: true },
-    });
+    const user = await createUser({ email: uniqueEmail("social"), name: "Social Only", password: null });
     const social = await clientWithSession(user.id);
     const res = await social.client.changePassword({ currentPassword: "anything1", newPassword: "something-new" });
     expect(res.error).toMatchObject({ status: 400, code: "CREDENTIAL_ACCOUNT_NOT_FOUND" });
@@ -559,9 +545,7 @@ describe("the account journey with the official client", () => {
     });
 
     // A user without one gets it, and can then sign in with it.
-    const user = await prisma.user.create({
-      data: { email: uniqueEmail("passwordless"), name: "No Password", emailVerified: true },
-    });
+    const user = await createUser({ email: uniqueEmail("passwordless"), name: "No Password", password: null });
     const auth = await signedInAs(user.id);
     await expect(setPassword(auth, { newPassword: "short" }, meta)).rejects.toMatchObject({
       code: "PASSWORD_TOO_SHORT",

@@ -6,16 +6,15 @@
  */
 import { createHash } from "node:crypto";
 import http from "node:http";
-import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, PASSWORD, uniqueEmail } from "./helpers/factories";
 import type { Mailbox } from "./helpers/mailbox";
 import { startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "integration-test-secret-auth-core-0123456789";
 const UA = "auth-core-test/1.0";
-const PASSWORD = "correct horse battery";
 const COOKIE = {
   token: "app.session_token",
   data: "app.session_data",
@@ -30,26 +29,9 @@ let api: string;
 let prisma: typeof import("~/server/db.server").prisma;
 
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
 
 const client = (options: Parameters<typeof makeTestClient>[1] = {}) =>
   makeTestClient(base, { ...options, headers: { "user-agent": UA, ...options.headers } });
-
-/** A verified user with a password, created directly (bcrypt cost 4 keeps the suite fast). */
-async function createUser(overrides: { name?: string; emailVerified?: boolean; password?: string | null } = {}) {
-  const email = uniqueEmail("user");
-  const password = overrides.password === undefined ? PASSWORD : overrides.password;
-  const user = await prisma.user.create({
-    data: { email, name: overrides.name ?? "Test User", emailVerified: overrides.emailVerified ?? true },
-  });
-  if (password !== null) {
-    await prisma.account.create({
-      data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(password, 4) },
-    });
-  }
-  return user;
-}
 
 async function signedIn(options: { rememberMe?: boolean; name?: string } = {}) {
   const user = await createUser({ name: options.name });
@@ -268,7 +250,7 @@ describe("sign-up and email verification", () => {
 
   it("answers verify-email without callbackURL with JSON, and reports bad tokens", async () => {
     const { createEmailVerificationToken } = await import("~/server/auth/tokens.server");
-    const user = await createUser({ emailVerified: false });
+    const user = await createUser({ verified: false });
 
     const good = await client().client.verifyEmail({
       query: { token: createEmailVerificationToken({ email: user.email }) },
@@ -317,7 +299,7 @@ describe("sign-up and email verification", () => {
 
 describe("send-verification-email", () => {
   it("answers status true to anyone, and only mails unverified accounts", async () => {
-    const unverified = await createUser({ emailVerified: false });
+    const unverified = await createUser({ verified: false });
     const anonymous = client();
     const res = await anonymous.client.sendVerificationEmail({ email: unverified.email, callbackURL: "/welcome" });
     expect(res).toMatchObject({ data: { status: true }, error: null });
@@ -396,7 +378,7 @@ describe("sign-in", () => {
   });
 
   it("answers 403 EMAIL_NOT_VERIFIED for an unverified account and re-sends the verification", async () => {
-    const user = await createUser({ emailVerified: false });
+    const user = await createUser({ verified: false });
     const res = await client().client.signIn.email({ email: user.email, password: PASSWORD, callbackURL: "/after" });
     expect(res.error).toMatchObject({ status: 403, code: "EMAIL_NOT_VERIFIED", message: "Email not verified" });
     const mail = await mailbox.waitFor(user.email);

@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { applySetCookies } from "./helpers/auth-client";
+import { createUser, signInInProcess, uniqueEmail } from "./helpers/factories";
 import { BROWSER_UA, get } from "./helpers/http";
 import type { Mailbox } from "./helpers/mailbox";
 import { startServer } from "./helpers/server";
@@ -26,14 +28,7 @@ class Browser {
     return [...this.jar].map(([name, value]) => `${name}=${value}`).join("; ");
   }
   keep(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = "", ...attributes] = line.split(";");
-      const eq = pair.indexOf("=");
-      const name = pair.slice(0, eq).trim();
-      const value = pair.slice(eq + 1);
-      if (attributes.some((a) => /max-age=0\b/i.test(a.trim())) || value === "") this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
+    applySetCookies(this.jar, response.headers.getSetCookie());
     return response;
   }
   async get(path: string) {
@@ -55,37 +50,16 @@ class Browser {
   }
 }
 
-async function auth() {
-  return import("~/server/auth/session.server");
-}
-
-/** A user made directly in the database, signed in in a fresh Browser. */
-async function signedIn(options: { verified?: boolean; password?: string | null; locale?: string } = {}) {
-  const { prisma } = await import("~/server/db.server");
-  const { hashPassword } = await import("~/server/auth/password.server");
-  const email = `pages-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-  const user = await prisma.user.create({
-    data: { email, name: "Page Tester", emailVerified: options.verified ?? true },
+/** A user made directly in the database (with a password only if given), signed in in a fresh Browser. */
+async function signedIn(options: { verified?: boolean; password?: string | null } = {}) {
+  const user = await createUser({
+    email: uniqueEmail("pages"),
+    name: "Page Tester",
+    verified: options.verified,
+    password: options.password ?? null,
   });
-  if (options.password) {
-    await prisma.account.create({
-      data: {
-        userId: user.id,
-        providerId: "credential",
-        accountId: user.id,
-        password: await hashPassword(options.password),
-      },
-    });
-  }
-  const { createSession } = await auth();
-  const { setCookies } = await createSession(user.id, { userAgent: BROWSER_UA });
-  const browser = new Browser();
-  for (const line of setCookies) {
-    const pair = line.split(";")[0]!;
-    const eq = pair.indexOf("=");
-    if (pair.slice(eq + 1)) browser.jar.set(pair.slice(0, eq), pair.slice(eq + 1));
-  }
-  return { user, email, browser };
+  const browser = await signInInProcess(new Browser(), user.id, { userAgent: BROWSER_UA });
+  return { user, email: user.email, browser };
 }
 
 beforeAll(async () => {
@@ -265,7 +239,7 @@ describe("profile actions", () => {
 
   it("signs out another session and rejects unknown intents", async () => {
     const { user, browser } = await signedIn({ password: "right-password-1" });
-    const { createSession, listSessions } = await auth();
+    const { createSession, listSessions } = await import("~/server/auth/session.server");
     const other = await createSession(user.id, { userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)" });
     const html = await (await browser.get("/profile")).text();
     expect(html).toContain(other.session.token);

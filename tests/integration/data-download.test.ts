@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { signedInBrowser, type SignedInBrowser } from "./helpers/browser";
+import { createOrganization, createUser } from "./helpers/factories";
 import { BROWSER_UA, get } from "./helpers/http";
 
 const SECRET = "data-download-test-secret-0123456789abcdefgh";
@@ -55,8 +56,12 @@ async function seed(me: SignedInBrowser) {
   });
 
   const phone = await createSession(me.id, { ipAddress: "203.0.113.7", userAgent: "Phone/1.0" });
-  const admin = await app.prisma.user.create({
-    data: { email: `admin-${tag}@example.com`, name: "Some Admin", role: "admin" },
+  const admin = await createUser({
+    email: `admin-${tag}@example.com`,
+    name: "Some Admin",
+    role: "admin",
+    verified: false,
+    password: null,
   });
   const impersonation = await createSession(
     me.id,
@@ -92,12 +97,11 @@ async function seed(me: SignedInBrowser) {
     },
   });
 
-  const organization = await prisma.organization.create({ data: { name: "Data Org", slug: `data-${tag}` } });
-  await prisma.member.create({ data: { organizationId: organization.id, userId: me.id, role: "admin" } });
+  const organization = await createOrganization({ name: "Data Org", members: [{ userId: me.id, role: "admin" }] });
   await prisma.session.update({ where: { id: phone.session.id }, data: { activeOrganizationId: organization.id } });
   const team = await prisma.team.create({ data: { name: "Data Team", organizationId: organization.id } });
   await prisma.teamMember.create({ data: { teamId: team.id, userId: me.id } });
-  const other = await prisma.organization.create({ data: { name: "Inviting Org", slug: `invite-${tag}` } });
+  const other = await createOrganization({ name: "Inviting Org" });
   const received = await prisma.invitation.create({
     data: { organizationId: other.id, email: me.email, role: "member", inviterId: admin.id, expiresAt: later },
   });

@@ -1,35 +1,27 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, sessionTokenCookie } from "./helpers/factories";
 import { attr, CRAWLER_UA, get } from "./helpers/http";
-import { startServer } from "./helpers/server";
 
 // The database losing a table it needs is the most honest way to make every page fail.
 const SECRET = "integration-test-secret-errors-0123456789";
-let db: TestDatabase;
-let server: Awaited<ReturnType<typeof startServer>>;
+let app: TestApp;
 let cookie: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET });
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: server.url });
-  const { prisma } = await import("~/server/db.server");
-  const { createSession } = await import("~/server/auth/session.server");
-  const user = await prisma.user.create({ data: { email: "broken@example.com", name: "Broken" } });
-  cookie = (await createSession(user.id)).setCookies[0]!.split(";")[0]!;
-  await prisma.$executeRawUnsafe('DROP TABLE "session"');
+  app = await startTestApp({ secret: SECRET });
+  const user = await createUser({ email: "broken@example.com", name: "Broken", verified: false, password: null });
+  cookie = await sessionTokenCookie(user.id);
+  await app.prisma.$executeRawUnsafe('DROP TABLE "session"');
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("server errors", () => {
   it("renders the 500 page in the page's language without leaking details", async () => {
-    const res = await get(`${server.url}/fr/pricing`, { Cookie: cookie });
+    const res = await get(`${app.base}/fr/pricing`, { Cookie: cookie });
     expect(res.status).toBe(500);
     const html = await res.text();
     expect(attr(html, /<title>([^<]+)<\/title>/)).toBe("500 - Internal Server Error");
@@ -40,7 +32,7 @@ describe("server errors", () => {
   });
 
   it("gives crawlers a bare 500", async () => {
-    const res = await get(`${server.url}/pricing`, { Cookie: cookie, "User-Agent": CRAWLER_UA });
+    const res = await get(`${app.base}/pricing`, { Cookie: cookie, "User-Agent": CRAWLER_UA });
     expect(res.status).toBe(500);
     expect(await res.text()).toBe("500");
   });

@@ -9,10 +9,18 @@
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
-import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
+import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import {
+  createOrganization,
+  createUser,
+  PASSWORD,
+  signInInProcess,
+  signInWithPassword,
+  unique,
+  uniqueEmail,
+} from "./helpers/factories";
 import { BROWSER_UA, get, post } from "./helpers/http";
 import { startMailbox, type Mailbox } from "./helpers/mailbox";
 import { startServer, type RunningServer } from "./helpers/server";
@@ -20,10 +28,6 @@ import { startTcpProxy, type TcpProxy } from "./helpers/tcp-proxy";
 
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? "");
 const SECRET = "integration-test-secret-faults-0123456789abcdef";
-const PASSWORD = "correct horse battery";
-
-let counter = 0;
-const unique = (prefix: string) => `${prefix}-${++counter}-${Date.now()}@example.com`;
 
 /** A message of the catalogue in a locale, as it appears in a server-rendered page. */
 function localized(lng: string, file: "auth" | "common", key: string): string {
@@ -84,31 +88,8 @@ describe("the mail server, shutdown and concurrency", () => {
     await db?.drop();
   });
 
-  async function verifiedUser(options: { verified?: boolean } = {}) {
-    const email = unique("person");
-    const user = await prisma.user.create({
-      data: { email, name: "Person", emailVerified: options.verified ?? true },
-    });
-    await prisma.account.create({
-      data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
-    });
-    return user;
-  }
-
   /** A browser with a session made in-process (works for unverified users too). */
-  async function sessionOf(userId: string): Promise<TestClient> {
-    const { createSession } = await import("~/server/auth/session.server");
-    const c = makeTestClient(base);
-    applySetCookies(c.jar, (await createSession(userId, { userAgent: "vitest" })).setCookies);
-    return c;
-  }
-
-  async function organizationOf(ownerId: string) {
-    const slug = `faults-${++counter}-${Date.now()}`;
-    return prisma.organization.create({
-      data: { name: "Faults Org", slug, members: { create: { userId: ownerId, role: "owner" } } },
-    });
-  }
+  const sessionOf = (userId: string) => signInInProcess(makeTestClient(base), userId, { userAgent: "vitest" });
 
   const signUp = (email: string, extra: Record<string, string> = {}) =>
     fetch(`${base}/api/auth/sign-up/email`, {
@@ -124,7 +105,7 @@ describe("the mail server, shutdown and concurrency", () => {
     };
 
     it("sign-up: a clear 503 (API) or form error (page, in French), no user left behind; a retry works", async () => {
-      const email = unique("signup");
+      const email = uniqueEmail("signup");
       await smtp.cut();
       try {
         const api = await signUp(email);
@@ -161,7 +142,7 @@ describe("the mail server, shutdown and concurrency", () => {
     });
 
     it("sign-up of an unverified address: its password is not replaced when the email fails", async () => {
-      const existing = await verifiedUser({ verified: false });
+      const existing = await createUser({ verified: false });
       const before = await prisma.account.findFirstOrThrow({ where: { userId: existing.id } });
       await smtp.cut();
       try {
@@ -180,8 +161,8 @@ describe("the mail server, shutdown and concurrency", () => {
     });
 
     it("password reset and verification email: 503 with a code, no live reset link left; a retry works", async () => {
-      const verified = await verifiedUser();
-      const unverified = await verifiedUser({ verified: false });
+      const verified = await createUser();
+      const unverified = await createUser({ verified: false });
       const c = makeTestClient(base);
       await smtp.cut();
       try {
@@ -209,12 +190,12 @@ describe("the mail server, shutdown and concurrency", () => {
     });
 
     it("change-email: nothing changes when the email fails, verified or not; a retry works", async () => {
-      const verified = await verifiedUser();
-      const unverified = await verifiedUser({ verified: false });
+      const verified = await createUser();
+      const unverified = await createUser({ verified: false });
       const onVerified = await sessionOf(verified.id);
       const onUnverified = await sessionOf(unverified.id);
-      const newVerified = unique("moved");
-      const newUnverified = unique("moved");
+      const newVerified = uniqueEmail("moved");
+      const newUnverified = uniqueEmail("moved");
       await smtp.cut();
       try {
         const first = await onVerified.client.changeEmail({ newEmail: newVerified });
@@ -235,10 +216,10 @@ describe("the mail server, shutdown and concurrency", () => {
     });
 
     it("invitations: no invitation without its email, page and API; inviting again works", async () => {
-      const owner = await verifiedUser();
-      const organization = await organizationOf(owner.id);
+      const owner = await createUser();
+      const organization = await createOrganization({ members: [{ userId: owner.id, role: "owner" }] });
       const onOwner = await sessionOf(owner.id);
-      const invitee = unique("invitee");
+      const invitee = uniqueEmail("invitee");
       await smtp.cut();
       try {
         const api = await onOwner.client.organization.inviteMember({
@@ -289,7 +270,7 @@ describe("the mail server, shutdown and concurrency", () => {
 
   describe("the same thing many times at once", () => {
     it("10 concurrent sign-ups of one email create one user; every answer is the ordinary one", async () => {
-      const email = unique("twin");
+      const email = uniqueEmail("twin");
       const answers = await Promise.all(Array.from({ length: 10 }, () => signUp(email)));
       expect(answers.map((r) => r.status)).toEqual(Array(10).fill(200));
       const bodies = (await Promise.all(answers.map((r) => r.json()))) as { user: Record<string, unknown> }[];
@@ -304,12 +285,12 @@ describe("the mail server, shutdown and concurrency", () => {
     });
 
     it("10 concurrent acceptances of one invitation make one member; the others get a clean 4xx", async () => {
-      const owner = await verifiedUser();
-      const organization = await organizationOf(owner.id);
-      const recipient = await verifiedUser();
+      const owner = await createUser();
+      const organization = await createOrganization({ members: [{ userId: owner.id, role: "owner" }] });
+      const recipient = await createUser();
       const invitation = await prisma.invitation.create({
         data: {
-          id: `inv-${Date.now()}-${counter++}`,
+          id: unique("inv"),
           organizationId: organization.id,
           email: recipient.email,
           role: "member",
@@ -491,18 +472,8 @@ describe.skipIf(!onPostgres)("the database goes away and comes back (PostgreSQL)
     server = await startServer({ DATABASE_URL: throughProxy.toString(), AUTH_SECRET: SECRET });
     const { createDatabase } = await import("~/server/db.server");
     direct = createDatabase(db.url);
-    email = unique("outage");
-    const created = await direct.user.create({ data: { email, name: "Outage", emailVerified: true } });
-    await direct.account.create({
-      data: {
-        providerId: "credential",
-        accountId: created.id,
-        userId: created.id,
-        password: bcrypt.hashSync(PASSWORD, 4),
-      },
-    });
-    user = makeTestClient(server.url);
-    expect((await user.client.signIn.email({ email, password: PASSWORD })).error).toBeNull();
+    ({ email } = await createUser({ db: direct, email: uniqueEmail("outage"), name: "Outage" }));
+    user = await signInWithPassword(makeTestClient(server.url), email);
   });
 
   afterAll(async () => {

@@ -12,7 +12,6 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { join, relative } from "node:path";
-import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { z } from "zod";
 import type { RegisteredEndpoint } from "~/server/api.server";
@@ -21,11 +20,11 @@ import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-
 import { secretOfURI, totp } from "../support/totp";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies } from "./helpers/auth-client";
+import { createOrganization, createUser, PASSWORD, signInInProcess, uniqueEmail } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 import { ROOT, startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "hostile-input-test-secret-0123456789abcdefghijkl";
-const PASSWORD = "correct horse battery";
 const CONCURRENCY = 6;
 const BODY_LIMIT = 1024 * 1024; // server.ts's default BODY_LIMIT
 
@@ -64,22 +63,14 @@ let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
 
-async function sessionCookie(userId: string): Promise<Map<string, string>> {
-  const { createSession } = await import("~/server/auth/session.server");
-  const jar = new Map<string, string>();
-  applySetCookies(jar, (await createSession(userId, { userAgent: BROWSER_UA })).setCookies);
-  return jar;
-}
+const sessionCookie = async (userId: string) =>
+  (await signInInProcess({ jar: new Map<string, string>() }, userId, { userAgent: BROWSER_UA })).jar;
 
-/** A verified user with a password (bcrypt cost 4 for speed) and a fresh session. */
+/** A verified user with a password and a fresh session. */
 async function person(label: string, role = "user"): Promise<Person> {
-  const email = `${label}-${++counter}-${Date.now()}@example.com`;
-  const row = await prisma.user.create({ data: { email, name: `Hostile ${label}`, emailVerified: true, role } });
-  await prisma.account.create({
-    data: { providerId: "credential", accountId: row.id, userId: row.id, password: bcrypt.hashSync(PASSWORD, 4) },
-  });
-  const jar = await sessionCookie(row.id);
-  return { id: row.id, email, jar, cookie: cookieOf(jar) };
+  const { id, email } = await createUser({ email: uniqueEmail(label), name: `Hostile ${label}`, role });
+  const jar = await sessionCookie(id);
+  return { id, email, jar, cookie: cookieOf(jar) };
 }
 
 /** Gives `who` a new session when a probe ended the one it had (sign-out, revoke-sessions). */
@@ -89,7 +80,7 @@ async function ensureSession(who: Person): Promise<void> {
   if (await prisma.session.findFirst({ where: { token: hashToken(token) } })) return;
   if (!(await prisma.user.findUnique({ where: { id: who.id } }))) {
     // A probe deleted a fixture: the data check has said so; put it back for the next ones.
-    await prisma.user.create({ data: { id: who.id, email: who.email, name: "Hostile restored", emailVerified: true } });
+    await createUser({ id: who.id, email: who.email, name: "Hostile restored", password: null });
   }
   // A probe banned a fixture (admin/ban-user): no session is made for a banned user, so lift it.
   await prisma.user.updateMany({ where: { id: who.id, banned: true }, data: { banned: false, banExpires: null } });
@@ -727,12 +718,15 @@ beforeAll(async () => {
   user = await person("user");
   admin = await person("admin", "admin");
   other = await person("other");
-  const created = await prisma.organization.create({
-    data: { name: "Hostile Org", slug: `hostile-org-${Date.now()}` },
+  const created = await createOrganization({
+    name: "Hostile Org",
+    members: [
+      { userId: user.id, role: "owner" },
+      { userId: other.id, role: "member" },
+    ],
   });
   org = { id: created.id, slug: created.slug };
-  await prisma.member.create({ data: { organizationId: org.id, userId: user.id, role: "owner" } });
-  member = await prisma.member.create({ data: { organizationId: org.id, userId: other.id, role: "member" } });
+  member = created.members.find((row) => row.userId === other.id)!;
   team = await prisma.team.create({ data: { name: "Hostile Team", organizationId: org.id } });
   invitation = await prisma.invitation.create({
     data: {

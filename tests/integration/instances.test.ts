@@ -5,17 +5,16 @@
  * across instances, bans included, are in revocation-instances.test.ts.) PostgreSQL only
  * (TEST_DATABASE_URL): SQLite is one file of one process.
  */
-import bcrypt from "bcryptjs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStripeStandIn, type StripeStandIn } from "../support/stripe-stand-in";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { createUser, signInWithPassword } from "./helpers/factories";
 import { startServer, type RunningServer } from "./helpers/server";
 
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? "");
 const SECRET = "integration-test-secret-two-instances-0123456789";
-const PASSWORD = "correct horse battery";
 const PRICES = {
   price_pro_monthly: { plan: "pro", interval: "month", amount: 1900 },
   price_pro_yearly: { plan: "pro", interval: "year", amount: 19000 },
@@ -37,15 +36,6 @@ let clients = 0;
  */
 function client(server: RunningServer, address = `198.51.100.${++clients}`): TestClient & { address: string } {
   return Object.assign(makeTestClient(server.url, { headers: { "X-Forwarded-For": address } }), { address });
-}
-
-async function createUser(role = "user") {
-  const email = `two-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-  const user = await prisma.user.create({ data: { email, name: "Two Instances", emailVerified: true, role } });
-  await prisma.account.create({
-    data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
-  });
-  return user;
 }
 
 describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
@@ -118,9 +108,9 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
   });
 
   it("a session made on one instance is valid on the other", async () => {
-    const user = await createUser();
+    const user = await createUser({ db: prisma });
     const onA = client(a);
-    expect((await onA.client.signIn.email({ email: user.email, password: PASSWORD })).error).toBeNull();
+    await signInWithPassword(onA, user.email);
     const onB = client(b, onA.address);
     for (const [name, value] of onA.jar) onB.jar.set(name, value);
     expect((await onB.client.getSession()).data?.user.id).toBe(user.id);
@@ -148,9 +138,9 @@ describe.skipIf(!onPostgres)("two instances on one PostgreSQL database", () => {
   });
 
   it("a Stripe webhook delivered to both instances at once applies once", async () => {
-    const user = await createUser();
+    const user = await createUser({ db: prisma });
     const c = client(a);
-    expect((await c.client.signIn.email({ email: user.email, password: PASSWORD })).error).toBeNull();
+    await signInWithPassword(c, user.email);
     const checkout = await c.client.$fetch<{ url: string }>("/subscription/upgrade", {
       method: "POST",
       body: { plan: "pro", successUrl: "/billing", cancelUrl: "/pricing" },

@@ -7,8 +7,9 @@
  * in-process. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applySetCookies, makeTestClient } from "./helpers/auth-client";
+import { makeTestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 
 const SECRET = "invitation-test-secret-0123456789abcdefghijklmnop";
 const USER_AGENT = "InvitationTest/1.0 (integration)";
@@ -38,18 +39,13 @@ afterAll(async () => {
   await app?.stop();
 });
 
-let counter = 0;
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;
-
 /** A user made in-process with a signed-in client; `language` is the client's Accept-Language. */
 async function newUser(name: string, { verified = true, language }: { verified?: boolean; language?: string } = {}) {
-  const { createSession } = await import("~/server/auth/session.server");
-  const email = `${unique(name.toLowerCase())}@example.com`;
-  const { id } = await prisma.user.create({ data: { email, name, emailVerified: verified } });
+  const { id, email } = await createUser({ email: uniqueEmail(name.toLowerCase()), name, verified, password: null });
   const who = makeTestClient(base, {
     headers: { "user-agent": USER_AGENT, ...(language && { "accept-language": language }) },
   });
-  applySetCookies(who.jar, (await createSession(id, { ipAddress: "127.0.0.1", userAgent: USER_AGENT })).setCookies);
+  await signInInProcess(who, id, { ipAddress: "127.0.0.1", userAgent: USER_AGENT });
   return { id, email, name, who, org: who.client.organization };
 }
 type User = Awaited<ReturnType<typeof newUser>>;
@@ -278,7 +274,7 @@ describe("refusals when inviting", () => {
   });
 
   it("needs invitation:create, a known role, a valid email and an organization", async () => {
-    const email = `${unique("x")}@example.com`;
+    const email = uniqueEmail("x");
     const byMember = await member.org.inviteMember({ email, role: "member", organizationId });
     expect(byMember.error).toMatchObject({
       status: 403,
@@ -300,7 +296,7 @@ describe("refusals when inviting", () => {
   });
 
   it("only an owner invites an owner", async () => {
-    const email = `${unique("boss")}@example.com`;
+    const email = uniqueEmail("boss");
     const byAdmin = await admin.org.inviteMember({ email, role: "owner", organizationId });
     expect(byAdmin.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE" });
     const alsoOwner = await raw(admin, "/organization/invite-member", {
@@ -321,7 +317,7 @@ describe("refusals when inviting", () => {
 
   it("takes roles as a list and stores them comma-separated", async () => {
     const res = await raw(admin, "/organization/invite-member", {
-      email: `${unique("multi")}@example.com`,
+      email: uniqueEmail("multi"),
       role: ["admin", "member"],
       organizationId,
     });
@@ -378,7 +374,7 @@ describe("refusals when inviting", () => {
         expiresAt,
       })),
     });
-    const email = `${unique("one-too-many")}@example.com`;
+    const email = uniqueEmail("one-too-many");
     const refused = await owner.org.inviteMember({ email, role: "member", organizationId: id });
     expect(refused.error).toMatchObject({ status: 403, code: "INVITATION_LIMIT_REACHED" });
 
@@ -458,7 +454,7 @@ describe("limits on acceptance and teams", () => {
     await prisma.teamMember.createMany({ data: fillers.map((userId) => ({ teamId: team.id, userId })) });
     await prisma.teamMember.create({ data: { teamId: team.id, userId: owner.id } });
     const res = await owner.org.inviteMember({
-      email: `${unique("ivy")}@example.com`,
+      email: uniqueEmail("ivy"),
       role: "member",
       organizationId,
       teamId: team.id,

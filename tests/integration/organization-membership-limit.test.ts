@@ -5,8 +5,9 @@
  * Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applySetCookies, makeTestClient } from "./helpers/auth-client";
+import { makeTestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, signInInProcess, unique } from "./helpers/factories";
 
 const SECRET = "membership-limit-test-secret-0123456789abcdefgh";
 const LIMIT = 3;
@@ -20,16 +21,10 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => app?.stop());
 
-let counter = 0;
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;
-
 /** A verified user made in-process, with a signed-in better-auth client. */
 async function newUser(name: string) {
-  const { createSession } = await import("~/server/auth/session.server");
-  const email = `${unique(name.toLowerCase())}@example.com`;
-  const { id } = await app.prisma.user.create({ data: { email, name, emailVerified: true } });
-  const who = makeTestClient(app.base);
-  applySetCookies(who.jar, (await createSession(id, { userAgent: "vitest" })).setCookies);
+  const { id, email } = await createUser({ name, password: null });
+  const who = await signInInProcess(makeTestClient(app.base), id, { userAgent: "vitest" });
   return { id, email, org: who.client.organization };
 }
 

@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInBrowser, type SignedInBrowser } from "./helpers/browser";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createOrganization, unique, uniqueEmail } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 
 const SECRET = "organization-pages-test-secret-0123456789abcdef";
@@ -29,9 +30,6 @@ beforeAll(async () => {
   app = await startTestApp({ secret: SECRET });
 }, 60_000);
 afterAll(() => app?.stop());
-
-let counter = 0;
-const unique = (tag: string) => `${tag}-${++counter}-${Date.now()}`;
 
 /** A signed-in browser without JavaScript (helpers/browser.ts). */
 const person = (name?: string) => signedInBrowser(app, { name });
@@ -377,8 +375,9 @@ describe("the invitation page", () => {
   /** An organization owned by a new person, with a pending invitation for `email`. */
   async function invited(email: string, role = "admin") {
     const owner = await person("Olivia Owner");
-    const organization = await app.prisma.organization.create({
-      data: { name: "Invited Org", slug: unique("invited"), members: { create: { userId: owner.id, role: "owner" } } },
+    const organization = await createOrganization({
+      name: "Invited Org",
+      members: [{ userId: owner.id, role: "owner" }],
     });
     const invitation = await app.prisma.invitation.create({
       data: {
@@ -431,7 +430,7 @@ describe("the invitation page", () => {
 
   it("tells someone else it is not theirs, without the details, and refuses their answer", async () => {
     const stranger = await person();
-    const { invitation } = await invited(`${unique("someone")}@example.com`);
+    const { invitation } = await invited(uniqueEmail("someone"));
     const html = await (await stranger.get(`/fr/invitations/${invitation.id}`)).text();
     expect(html).toContain('data-testid="invitation-other-recipient"');
     expect(html).not.toContain("Invited Org");
@@ -440,7 +439,7 @@ describe("the invitation page", () => {
   });
 
   it("sends a visitor to sign in or sign up and back, and the sign-up's verification link returns here", async () => {
-    const email = `${unique("newcomer")}@example.com`;
+    const email = uniqueEmail("newcomer");
     const { invitation } = await invited(email);
     const visitor = await fetch(new URL(`/invitations/${invitation.id}`, app.base), {
       headers: { "User-Agent": BROWSER_UA },
@@ -494,7 +493,7 @@ function organizationText(lng: string, path: string, values: Record<string, stri
 describe("invitations on the organization page", () => {
   it("invites by email (the email arrives), resends and cancels", async () => {
     const { owner, organization, slug } = await organizationWithMembers();
-    const email = `${unique("invitee")}@example.com`;
+    const email = uniqueEmail("invitee");
     const sent = await owner.post(`/organizations/${slug}`, { intent: "invite-member", email, role: "admin" });
     expect(sent.headers.get("location")).toBe(`/organizations/${slug}`);
     const html = await (await follow(owner, sent)).text();
@@ -555,7 +554,7 @@ describe("invitations on the organization page", () => {
 
   it("hides the invitations from a member and refuses their posts with 403", async () => {
     const { owner, member, admin, organization, slug } = await organizationWithMembers();
-    const email = `${unique("invitee")}@example.com`;
+    const email = uniqueEmail("invitee");
     await owner.post(`/organizations/${slug}`, { intent: "invite-member", email, role: "member" });
     const invitation = await app.prisma.invitation.findFirstOrThrow({
       where: { organizationId: organization.id, email },
@@ -566,7 +565,7 @@ describe("invitations on the organization page", () => {
     expect(html).not.toContain(email);
     const refused = await member.post(`/organizations/${slug}`, {
       intent: "invite-member",
-      email: `${unique("other")}@example.com`,
+      email: uniqueEmail("other"),
       role: "member",
     });
     expect(refused.status).toBe(403);
@@ -583,7 +582,7 @@ describe("invitations on the organization page", () => {
     expect(adminHtml).toMatch(/<form[^>]*id="form-invite-member"/);
     const owned = await admin.post(`/organizations/${slug}`, {
       intent: "invite-member",
-      email: `${unique("boss")}@example.com`,
+      email: uniqueEmail("boss"),
       role: "owner",
     });
     expect(owned.status).toBe(403);

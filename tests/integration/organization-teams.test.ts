@@ -7,8 +7,9 @@
  * members. Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
+import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 import { startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "teams-test-secret-0123456789abcdefghijklmnop";
@@ -32,20 +33,14 @@ afterAll(async () => {
   await app?.stop();
 });
 
-let counter = 0;
-const unique = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}`;
-
 type Person = { id: string; who: TestClient; api: TestClient["client"]["organization"] };
 
 /** A verified user with a session made in-process, loaded into a client of `base`. */
 async function person(name: string, base = app.base): Promise<Person> {
-  const user = await prisma.user.create({
-    data: { email: `${unique(name)}@example.com`, name, emailVerified: true },
-  });
-  const { createSession } = await import("~/server/auth/session.server");
+  const { id } = await createUser({ email: uniqueEmail(name), name, password: null });
   const who = makeTestClient(base, { headers: { "user-agent": USER_AGENT } });
-  applySetCookies(who.jar, (await createSession(user.id, { userAgent: USER_AGENT })).setCookies);
-  return { id: user.id, who, api: who.client.organization };
+  await signInInProcess(who, id, { userAgent: USER_AGENT });
+  return { id, who, api: who.client.organization };
 }
 
 /** An organization made by its owner, with an admin and a member; all three have it active. */
@@ -220,7 +215,7 @@ describe("remove-team", () => {
     const invitation = await prisma.invitation.create({
       data: {
         organizationId: org.id,
-        email: `${unique("invitee")}@example.com`,
+        email: uniqueEmail("invitee"),
         role: "member",
         teamId: `${gone.id},${stays.id}`,
         inviterId: org.owner.id,
@@ -428,7 +423,7 @@ describe("add-team-member", () => {
     const t = await team(org.owner);
     const users = await Promise.all(
       Array.from({ length: TEAM_MEMBER_LIMIT }, (_, i) =>
-        prisma.user.create({ data: { email: `${unique(`crowd${i}`)}@example.com`, name: `Crowd ${i}` } }),
+        createUser({ email: uniqueEmail(`crowd${i}`), name: `Crowd ${i}`, verified: false, password: null }),
       ),
     );
     await prisma.member.createMany({

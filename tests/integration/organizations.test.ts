@@ -4,8 +4,9 @@
  * and each rule and refusal of the permission table (permissions.server.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
+import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, signInInProcess, unique } from "./helpers/factories";
 
 const SECRET = "organizations-test-secret-0123456789abcdefghijkl";
 let app: TestApp;
@@ -16,19 +17,14 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => app?.stop());
 
-let counter = 0;
 /** A signed-in user (verified unless said otherwise) with a better-auth client of their own. */
 async function person(verified = true): Promise<TestClient & { id: string; email: string }> {
-  counter += 1;
-  const email = `member${counter}.${Date.now()}@example.com`;
-  const user = await app.prisma.user.create({ data: { email, name: `Member ${counter}`, emailVerified: verified } });
-  const { createSession } = await import("~/server/auth/session.server");
-  const client = makeTestClient(app.base);
-  applySetCookies(client.jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
-  return Object.assign(client, { id: user.id, email });
+  const { id, email } = await createUser({ verified, password: null });
+  const client = await signInInProcess(makeTestClient(app.base), id, { userAgent: "vitest" });
+  return Object.assign(client, { id, email });
 }
 
-const slug = () => `org-${++counter}-${Date.now()}`;
+const slug = () => unique("org");
 
 async function activeOrganizationId(c: TestClient) {
   const { data } = await c.client.getSession({ query: { disableCookieCache: true } });

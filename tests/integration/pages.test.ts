@@ -1,9 +1,9 @@
 import { XMLValidator } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { pageJavaScript } from "../../scripts/page-javascript.mjs";
+import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, sessionTokenCookie } from "./helpers/factories";
 import { attr, BROWSER_UA, CRAWLER_UA, get, post } from "./helpers/http";
-import { startServer } from "./helpers/server";
 
 const SECRET = "integration-test-secret-0123456789abcdef";
 const LOCALES = [
@@ -13,37 +13,25 @@ const LOCALES = [
   { prefix: "/fr", lang: "fr" },
 ];
 
-let db: TestDatabase;
-let server: Awaited<ReturnType<typeof startServer>>;
+let app: TestApp;
 let base: string;
 let userCookie: string;
 let adminCookie: string;
 
 async function signedInCookie(role: "user" | "admin") {
-  const { prisma } = await import("~/server/db.server");
-  const { createSession } = await import("~/server/auth/session.server");
-  const user = await prisma.user.create({
-    data: { email: `${role}-${Date.now()}@example.com`, name: `Test ${role}`, role, emailVerified: true },
-  });
-  const { setCookies } = await createSession(user.id);
-  return setCookies[0]!.split(";")[0]!;
+  const user = await createUser({ name: `Test ${role}`, role, password: null });
+  return sessionTokenCookie(user.id);
 }
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET });
-  base = server.url;
-  // This process signs sessions with the same secret and writes to the same database.
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: base });
+  app = await startTestApp({ secret: SECRET });
+  base = app.base;
   userCookie = await signedInCookie("user");
   adminCookie = await signedInCookie("admin");
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("public pages in every locale", () => {
@@ -262,7 +250,7 @@ describe("error pages", () => {
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("text/plain");
     expect(await res.text()).toBe("404");
-    expect(server.stdout()).toContain("[crawler] 404 GET /nothing/here");
+    expect(app.server.stdout()).toContain("[crawler] 404 GET /nothing/here");
   });
 });
 
@@ -354,11 +342,8 @@ describe("sitemap and robots", () => {
 
 describe("flashed toasts", () => {
   it("shows a toast after a redirect without JavaScript, then clears it", async () => {
-    const { createSession } = await import("~/server/auth/session.server");
-    const { prisma } = await import("~/server/db.server");
-    const user = await prisma.user.create({ data: { email: `bye-${Date.now()}@example.com`, name: "Bye" } });
-    const { setCookies: sessionCookies } = await createSession(user.id);
-    const cookie = sessionCookies[0]!.split(";")[0]!;
+    const user = await createUser({ name: "Bye", verified: false, password: null });
+    const cookie = await sessionTokenCookie(user.id);
     const res = await post(`${base}/signout`, { locale: "fr" }, { Cookie: cookie, Origin: base });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/fr");
@@ -370,7 +355,7 @@ describe("flashed toasts", () => {
     expect(html).toContain("data-toast");
     expect(html).toMatch(/Vous avez été déconnecté|déconnecté/);
     expect(page.headers.getSetCookie().some((c) => /^toast=;/.test(c) || /toast=.*Max-Age=0/.test(c))).toBe(true);
-    expect(await prisma.session.count({ where: { userId: user.id } })).toBe(0);
+    expect(await app.prisma.session.count({ where: { userId: user.id } })).toBe(0);
   });
 });
 
@@ -424,12 +409,9 @@ describe("the anonymous page cache answers exactly what a render would", () => {
   });
 
   it("ends a revoked session's signed-in pages at once", async () => {
-    const { prisma } = await import("~/server/db.server");
-    const { createSession, deleteSessions } = await import("~/server/auth/session.server");
-    const user = await prisma.user.create({
-      data: { email: `revoked-${Date.now()}@example.com`, name: "Revoked Rita" },
-    });
-    const cookie = (await createSession(user.id)).setCookies[0]!.split(";")[0]!;
+    const { deleteSessions } = await import("~/server/auth/session.server");
+    const user = await createUser({ name: "Revoked Rita", verified: false, password: null });
+    const cookie = await sessionTokenCookie(user.id);
     expect(await (await get(`${base}/pricing`, { Cookie: cookie })).text()).toContain("Revoked Rita");
     await deleteSessions(user.id);
     for (let i = 0; i < 2; i++) {

@@ -21,9 +21,9 @@ import {
 import { startTestApp, type TestApp } from "./helpers/app";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { signedInBrowser } from "./helpers/browser";
+import { createUser, signInWithPassword, unique, uniqueEmail } from "./helpers/factories";
 
 const SECRET = "passkeys-test-secret-0123456789abcdefghijkl";
-const PASSWORD = "correct-horse-battery";
 const CHALLENGE_COOKIE = "app.better-auth-passkey";
 const SESSION_COOKIE = "app.session_token";
 const DAY_MS = 24 * 3600 * 1000;
@@ -36,25 +36,13 @@ beforeAll(async () => {
 afterAll(() => app?.stop());
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
-let counter = 0;
 type Person = TestClient & { id: string; email: string };
 
 /** A verified user with a password, signed in through the API. */
 async function person(): Promise<Person> {
-  const email = `passkeys-${++counter}-${Date.now()}@example.com`;
-  const { hashPassword } = await import("~/server/auth/password.server");
-  const user = await app.prisma.user.create({
-    data: {
-      email,
-      name: `Person ${counter}`,
-      emailVerified: true,
-      accounts: { create: { providerId: "credential", accountId: email, password: await hashPassword(PASSWORD) } },
-    },
-  });
-  const who = makeTestClient(app.base);
-  const { error } = await who.client.signIn.email({ email, password: PASSWORD });
-  expect(error).toBeNull();
-  return Object.assign(who, { id: user.id, email });
+  const user = await createUser({ email: uniqueEmail("passkeys") });
+  const who = await signInWithPassword(makeTestClient(app.base), user.email);
+  return Object.assign(who, { id: user.id, email: user.email });
 }
 
 const anonymous = () => makeTestClient(app.base);
@@ -480,7 +468,7 @@ describe("the profile's passkey forms (no JavaScript)", () => {
         userId,
         name,
         publicKey: "AQID",
-        credentialID: `cred-${++counter}-${Date.now()}`,
+        credentialID: unique("cred"),
         counter: 0,
         deviceType: "multiDevice",
         backedUp: true,

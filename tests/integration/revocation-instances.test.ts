@@ -4,16 +4,15 @@
  * instance whose LISTEN connection is down reads the database instead of trusting caches.
  * PostgreSQL only (TEST_DATABASE_URL); SQLite has one process, covered by security.test.ts.
  */
-import bcrypt from "bcryptjs";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { createUser, PASSWORD, signInWithPassword } from "./helpers/factories";
 import { startServer, type RunningServer } from "./helpers/server";
 
 const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? "");
 const SECRET = "integration-test-secret-instances-0123456789";
-const PASSWORD = "correct horse battery";
 /** A fresh instance trusts no cache for a cookie lifetime after its listener connects. */
 const TRUST_TIMEOUT_MS = 100_000;
 
@@ -22,18 +21,8 @@ let a: RunningServer;
 let b: RunningServer;
 let prisma: import("~/server/db.server").Database;
 
-async function createUser() {
-  const email = `instances-${Date.now()}-${Math.random().toString(36).slice(2, 7)}@example.com`;
-  const user = await prisma.user.create({ data: { email, name: "Two Instances", emailVerified: true } });
-  await prisma.account.create({
-    data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
-  });
-  return user;
-}
-
 async function signIn(server: RunningServer, email: string): Promise<TestClient> {
-  const c = makeTestClient(server.url);
-  expect((await c.client.signIn.email({ email, password: PASSWORD })).error).toBeNull();
+  const c = await signInWithPassword(makeTestClient(server.url), email);
   expect(c.jar.has("app.session_data")).toBe(true);
   return c;
 }
@@ -52,7 +41,7 @@ const sessionOf = async (c: TestClient) => (await c.client.getSession()).data;
  * (plain SQL, no NOTIFY) is only still served by an instance that trusts the cache.
  */
 async function servesFromCache(server: RunningServer): Promise<boolean> {
-  const user = await createUser();
+  const user = await createUser({ db: prisma });
   const c = await signIn(server, user.email);
   await prisma.session.deleteMany({ where: { userId: user.id } });
   return (await sessionOf(c))?.user.id === user.id;
@@ -84,13 +73,13 @@ describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () 
   });
 
   it("a session made on one instance is valid on the other", async () => {
-    const user = await createUser();
+    const user = await createUser({ db: prisma });
     const onA = await signIn(a, user.email);
     expect((await sessionOf(sameBrowserOn(b, onA)))?.user.id).toBe(user.id);
   });
 
   it("revoke on A: the next request on B is refused, cookie cache and all", async () => {
-    const user = await createUser();
+    const user = await createUser({ db: prisma });
     const victim = await signIn(a, user.email);
     const onB = sameBrowserOn(b, victim);
     expect((await sessionOf(onB))?.user.id).toBe(user.id);
@@ -99,7 +88,7 @@ describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () 
     expect(await sessionOf(onB)).toBeNull();
 
     // Sign-out on B reaches A the same way.
-    const other = await createUser();
+    const other = await createUser({ db: prisma });
     const onBoth = await signIn(b, other.email);
     const replay = sameBrowserOn(a, onBoth);
     expect((await sessionOf(replay))?.user.id).toBe(other.id);
@@ -108,10 +97,9 @@ describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () 
   });
 
   it("an admin's ban on A ends the session on B at the next request, cookie cache and all", async () => {
-    const admin = await createUser();
-    await prisma.user.update({ where: { id: admin.id }, data: { role: "admin" } });
+    const admin = await createUser({ db: prisma, role: "admin" });
     const onAdmin = await signIn(a, admin.email);
-    const user = await createUser();
+    const user = await createUser({ db: prisma });
     const victim = await signIn(a, user.email);
     const onB = sameBrowserOn(b, victim);
     expect((await sessionOf(onB))?.user.id).toBe(user.id);

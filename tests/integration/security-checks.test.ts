@@ -12,15 +12,14 @@ import { secretOfURI, stepAt, totp } from "../support/totp";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies, makeTestClient } from "./helpers/auth-client";
 import { signedInBrowser } from "./helpers/browser";
+import { createUser, PASSWORD, unique } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 import { startServer } from "./helpers/server";
 
 const SECRET = "security-checks-secret-0123456789abcdefghij";
-const PASSWORD = "correct horse battery";
 const SESSION_COOKIE = "app.session_token";
 
 let app: TestApp;
-let counter = 0;
 
 beforeAll(async () => {
   app = await startTestApp({ secret: SECRET });
@@ -32,29 +31,13 @@ afterAll(async () => {
 
 const client = () => makeTestClient(app.base, { headers: { "user-agent": BROWSER_UA } });
 
-/** A verified user with a password, made in-process. */
-async function newUser(name: string, role = "user") {
-  const { hashPassword } = await import("~/server/auth/password.server");
-  const email = `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
-  const user = await app.prisma.user.create({
-    data: {
-      email,
-      name,
-      role,
-      emailVerified: true,
-      accounts: { create: { providerId: "credential", accountId: email, password: await hashPassword(PASSWORD) } },
-    },
-  });
-  return { id: user.id, email };
-}
-
 /** The signed token of a session cookie value (`token.signature`, URL-encoded). */
 const tokenOf = (cookie: string | undefined) => decodeURIComponent(cookie ?? "").split(".")[0]!;
 
 describe("a new session token at sign-in and at every privilege change", () => {
   it("never keeps a token the browser brought to sign-in (no fixation)", async () => {
-    const attacker = await newUser("attacker");
-    const victim = await newUser("victim");
+    const attacker = await createUser({ name: "attacker" });
+    const victim = await createUser({ name: "victim" });
     const browser = client();
     expect((await browser.client.signIn.email({ email: attacker.email, password: PASSWORD })).error).toBeNull();
     const planted = browser.jar.get(SESSION_COOKIE)!;
@@ -69,7 +52,7 @@ describe("a new session token at sign-in and at every privilege change", () => {
   });
 
   it("replaces the token when two-factor is switched on and off, and when an admin impersonates", async () => {
-    const user = await newUser("privilege");
+    const user = await createUser({ name: "privilege" });
     const browser = client();
     await browser.client.signIn.email({ email: user.email, password: PASSWORD });
     const tokens = [tokenOf(browser.jar.get(SESSION_COOKIE))];
@@ -81,7 +64,7 @@ describe("a new session token at sign-in and at every privilege change", () => {
     tokens.push(tokenOf(browser.jar.get(SESSION_COOKIE)));
     expect(new Set(tokens).size).toBe(3);
 
-    const admin = await newUser("admin", "admin");
+    const admin = await createUser({ name: "admin", role: "admin" });
     const console = client();
     await console.client.signIn.email({ email: admin.email, password: PASSWORD });
     const own = tokenOf(console.jar.get(SESSION_COOKIE));
@@ -111,7 +94,7 @@ describe("cookies in production over https", () => {
       STRIPE_PRICE_TEAM_YEARLY: "price_d",
     });
     try {
-      const { email } = await newUser("https");
+      const { email } = await createUser({ name: "https" });
       const signIn = await fetch(`${server.url}/api/auth/sign-in/email`, {
         method: "POST",
         headers: { "content-type": "application/json", origin: base },
@@ -155,7 +138,7 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
     );
     const organization = await adminClient.client.organization.create({
       name: "Checks Inc",
-      slug: `checks-${counter}`,
+      slug: unique("checks"),
     });
     expect(organization.error).toBeNull();
     const orgId = organization.data!.id;
@@ -174,7 +157,7 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
     });
 
     // A sign-in waiting for its second step, for /signin/two-factor.
-    const twoFactorUser = await newUser("pending-page");
+    const twoFactorUser = await createUser({ name: "pending-page" });
     await app.prisma.twoFactor.create({ data: { userId: twoFactorUser.id, verified: true } });
     await app.prisma.user.update({ where: { id: twoFactorUser.id }, data: { twoFactorEnabled: true } });
     const pending = makeTestClient(app.base);

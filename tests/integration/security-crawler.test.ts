@@ -4,35 +4,25 @@
  * without JavaScript that submitted a wrong password got "401" and no form. The rule is for
  * error pages only; a page answering an action is a page for every user agent.
  */
-import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser } from "./helpers/factories";
 import { CRAWLER_UA, get, post } from "./helpers/http";
-import { startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "integration-test-secret-security-crawler-01";
 
-let db: TestDatabase;
-let server: RunningServer;
+let app: TestApp;
+let server: TestApp["server"];
 let email: string;
 
 beforeAll(async () => {
-  db = await createTestDatabase();
-  server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET });
-  Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET });
-  const { prisma } = await import("~/server/db.server");
-  email = `crawler-${Date.now()}@example.com`;
-  const user = await prisma.user.create({ data: { email, name: "Crawler", emailVerified: true } });
-  await prisma.account.create({
-    data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync("right-1234", 4) },
-  });
+  app = await startTestApp({ secret: SECRET });
+  server = app.server;
+  ({ email } = await createUser({ name: "Crawler", password: "right-1234" }));
 });
 
 afterAll(async () => {
-  const { closeDatabase } = await import("~/server/db.server");
-  await closeDatabase();
-  await server?.stop();
-  await db?.drop();
+  await app?.stop();
 });
 
 describe("crawler user agents", () => {

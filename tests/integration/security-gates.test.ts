@@ -16,20 +16,18 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretOfURI, stepAt, totp } from "../support/totp";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
+import { createUser, PASSWORD, signInWithPassword, unique, uniqueEmail } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 import type { CapturedMail } from "./helpers/mailbox";
 
 const SECRET = "security-gates-test-secret-0123456789abcdef";
-const PASSWORD = "correct horse battery";
 let app: TestApp;
-let counter = 0;
 
 beforeAll(async () => {
   app = await startTestApp({ secret: SECRET });
 }, 60_000);
 afterAll(() => app?.stop());
 
-const uniqueEmail = (name: string) => `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
 const client = () => makeTestClient(app.base, { headers: { "user-agent": BROWSER_UA } });
 
 type Person = { who: TestClient; id: string; email: string };
@@ -39,20 +37,10 @@ const nextCode = (secret: string) => totp(secret, stepAt() + 1);
 
 /** A user with a password (verified unless said otherwise), signed in when verified. */
 async function person(name: string, { verified = true, role = "user" } = {}): Promise<Person> {
-  const { hashPassword } = await import("~/server/auth/password.server");
-  const email = uniqueEmail(name);
-  const user = await app.prisma.user.create({
-    data: {
-      email,
-      name,
-      role,
-      emailVerified: verified,
-      accounts: { create: { providerId: "credential", accountId: email, password: await hashPassword(PASSWORD) } },
-    },
-  });
+  const { id, email } = await createUser({ email: uniqueEmail(name), name, role, verified });
   const who = client();
-  if (verified) expect((await who.client.signIn.email({ email, password: PASSWORD })).error).toBeNull();
-  return { who, id: user.id, email };
+  if (verified) await signInWithPassword(who, email);
+  return { who, id, email };
 }
 
 /** GETs a link like a browser following it from a mail, with `who`'s cookies, without following redirects. */
@@ -74,7 +62,7 @@ const linkOf = (mail: CapturedMail) => {
 describe("the invitation recipient rule", () => {
   it("an account switched to an invited address cannot learn or use the invitation's id", async () => {
     const owner = await person("owner");
-    const organization = await owner.who.client.organization.create({ name: "Target", slug: `target-${counter}` });
+    const organization = await owner.who.client.organization.create({ name: "Target", slug: unique("target") });
     expect(organization.error).toBeNull();
     const invited = uniqueEmail("invited-cfo");
     const invitation = await owner.who.client.organization.inviteMember({
@@ -147,7 +135,7 @@ describe("the invitation recipient rule", () => {
 
   it("the data download lists a verified user's invitations without their ids", async () => {
     const owner = await person("owner2");
-    const organization = await owner.who.client.organization.create({ name: "Inviting", slug: `inviting-${counter}` });
+    const organization = await owner.who.client.organization.create({ name: "Inviting", slug: unique("inviting") });
     const guest = await person("guest");
     const invitation = await owner.who.client.organization.inviteMember({
       email: guest.email,

@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { PASSWORD } from "./helpers/factories";
 import { freePort, ROOT, startServer, type RunningServer } from "./helpers/server";
 
 const SECRET = "integration-test-secret-security-mail-01234";
@@ -63,7 +64,7 @@ describe("development outbox", () => {
     const email = `outbox-${Date.now()}@example.com`;
     const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
       method: "POST",
-      body: JSON.stringify({ email, password: "correct horse battery", name: "Outbox" }),
+      body: JSON.stringify({ email, password: PASSWORD, name: "Outbox" }),
       headers: { "Content-Type": "application/json", Origin: server.url },
     });
     expect(res.status).toBe(200);

@@ -5,30 +5,20 @@
  * IPv6 clients are limited per /64; the two password-reset request paths and the page share
  * one bucket.
  */
-import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, PASSWORD, uniqueEmail } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 
 const SECRET = "integration-test-secret-security-proxy-0123";
-const PASSWORD = "correct horse battery";
 
 let app: TestApp;
 let server: TestApp["server"];
 let prisma: typeof import("~/server/db.server").prisma;
 
 let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
 /** A different forged "client address" per call, as an attacker rotating it would send. */
 const forged = () => `198.51.100.${++counter % 250}`;
-
-async function createUser(): Promise<{ id: string; email: string }> {
-  const user = await prisma.user.create({ data: { email: uniqueEmail("proxy"), name: "Proxy", emailVerified: true } });
-  await prisma.account.create({
-    data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
-  });
-  return user;
-}
 
 /** A JSON POST to /api/auth as it arrives from the proxy: `xff` is the X-Forwarded-For it passes on. */
 function apiPost(path: string, body: unknown, xff: string) {

@@ -4,16 +4,15 @@
  * Revocation across two instances on PostgreSQL is in revocation-instances.test.ts.
  */
 import { createHash } from "node:crypto";
-import bcrypt from "bcryptjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, PASSWORD, signInInProcess, signInWithPassword, uniqueEmail } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 import type { CapturedMail, Mailbox } from "./helpers/mailbox";
 
 const SECRET = "integration-test-secret-security-0123456789";
 const UA = "security-test/1.0";
-const PASSWORD = "correct horse battery";
 const DAY_MS = 24 * 3600 * 1000;
 /** What the capture server makes every sender wait, like a real mail server on a network. */
 const SMTP_DELAY_MS = 400;
@@ -24,28 +23,12 @@ let base: string;
 let api: string;
 let prisma: typeof import("~/server/db.server").prisma;
 
-let counter = 0;
-const uniqueEmail = (label: string) => `${label}-${Date.now()}-${++counter}@example.com`;
 const sha256 = (text: string) => createHash("sha256").update(text).digest("hex");
 const client = () => makeTestClient(base, { headers: { "user-agent": UA } });
 
-/** A verified user with a password, made directly in the database (bcrypt cost 4 for speed). */
-async function createUser(password: string | null = PASSWORD) {
-  const user = await prisma.user.create({
-    data: { email: uniqueEmail("user"), name: "Sec Tester", emailVerified: true },
-  });
-  if (password) {
-    await prisma.account.create({
-      data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(password, 4) },
-    });
-  }
-  return user;
-}
-
 /** A device signed in as `email` through the API, holding a cookie cache. */
 async function device(email: string, password = PASSWORD) {
-  const c = client();
-  expect((await c.client.signIn.email({ email, password })).error).toBeNull();
+  const c = await signInWithPassword(client(), email, password);
   expect(c.jar.has("app.session_data")).toBe(true);
   return c;
 }
@@ -378,16 +361,9 @@ describe("finding 6: reset links end with a reset, a password change or an email
   });
 
   it("an email change ends outstanding links", async () => {
-    const user = await prisma.user.create({
-      data: { email: uniqueEmail("unverified"), name: "U", emailVerified: false },
-    });
-    await prisma.account.create({
-      data: { providerId: "credential", accountId: user.id, userId: user.id, password: bcrypt.hashSync(PASSWORD, 4) },
-    });
+    const user = await createUser({ email: uniqueEmail("unverified"), name: "U", verified: false });
     const link = await resetLink(user.email);
-    const { createSession } = await import("~/server/auth/session.server");
-    const me = client();
-    applySetCookies(me.jar, (await createSession(user.id, { userAgent: UA })).setCookies);
+    const me = await signInInProcess(client(), user.id, { userAgent: UA });
     expect((await me.client.changeEmail({ newEmail: uniqueEmail("moved") })).error).toBeNull();
     expect((await reset(link)).error).toMatchObject({ status: 400, code: "INVALID_TOKEN" });
   });
@@ -395,7 +371,7 @@ describe("finding 6: reset links end with a reset, a password change or an email
 
 describe("finding 8: set password needs a fresh session", () => {
   it("the profile page refuses an old session and adds no password", async () => {
-    const user = await createUser(null);
+    const user = await createUser({ password: null });
     const { createSession } = await import("~/server/auth/session.server");
     const created = await createSession(user.id, { userAgent: BROWSER_UA });
     await prisma.session.update({

@@ -18,6 +18,7 @@ import {
 import { totp } from "../support/totp";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies } from "./helpers/auth-client";
+import { createUser } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 
 const SECRET = "social-test-secret-0123456789abcdefghijklmnopqrstuvwxyz";
@@ -262,9 +263,7 @@ describe("the authorization-code flow through the stand-in", () => {
 
   it("links to an existing user whose address the provider vouches for", async () => {
     const user = person();
-    const existing = await app.prisma.user.create({
-      data: { email: user.email!, name: "Existing", emailVerified: true },
-    });
+    const existing = await createUser({ email: user.email!, name: "Existing", password: null });
     standIn.setUser(user);
     const b = browser();
     const landed = await socialSignIn(b, { provider: "google" });
@@ -277,7 +276,7 @@ describe("the authorization-code flow through the stand-in", () => {
 
   it("refuses to link when the provider does not vouch for the address (account_not_linked)", async () => {
     const user = person({ email_verified: false });
-    const existing = await app.prisma.user.create({ data: { email: user.email!, name: "Owner", emailVerified: true } });
+    const existing = await createUser({ email: user.email!, name: "Owner", password: null });
     standIn.setUser(user);
     const b = browser();
     const landed = await socialSignIn(b, { provider: "google" });

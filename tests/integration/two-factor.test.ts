@@ -10,16 +10,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretOfURI, stepAt, totp } from "../support/totp";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { createUser, PASSWORD, signInWithPassword, unique, uniqueEmail } from "./helpers/factories";
 
 const SECRET = "two-factor-test-secret-0123456789abcdef";
-const PASSWORD = "correct horse battery";
 const PENDING_COOKIE = "app.two_factor";
 const TRUST_COOKIE = "app.trust_device";
 const SESSION_COOKIE = "app.session_token";
 
 let app: TestApp;
 let base: string;
-let counter = 0;
 
 beforeAll(async () => {
   app = await startTestApp({ secret: SECRET });
@@ -34,20 +33,8 @@ const client = () => makeTestClient(base, { headers: { "user-agent": "TwoFactorT
 
 /** A verified user with a password, made in-process, and a client signed in as them. */
 async function newUser(name: string) {
-  const { hashPassword } = await import("~/server/auth/password.server");
-  const email = `${name}-${Date.now().toString(36)}-${++counter}@example.com`;
-  const user = await app.prisma.user.create({
-    data: {
-      email,
-      name,
-      emailVerified: true,
-      accounts: { create: { providerId: "credential", accountId: email, password: await hashPassword(PASSWORD) } },
-    },
-  });
-  const who = client();
-  const signIn = await who.client.signIn.email({ email, password: PASSWORD });
-  expect(signIn.error).toBeNull();
-  return { who, email, id: user.id };
+  const { id, email } = await createUser({ email: uniqueEmail(name), name });
+  return { who: await signInWithPassword(client(), email), email, id };
 }
 
 /** Enables TOTP for a signed-in client; returns the secret and the backup codes. */
@@ -329,7 +316,7 @@ describe("signing in with two-factor", () => {
       ["POST", "/two-factor/generate-backup-codes", { password: PASSWORD }],
       ["POST", "/passkey/update-passkey", { id: "x", name: "mine" }],
       ["POST", "/passkey/delete-passkey", { id: "x" }],
-      ["POST", "/organization/create", { name: "Mallory Inc", slug: `mallory-${counter}` }],
+      ["POST", "/organization/create", { name: "Mallory Inc", slug: unique("mallory") }],
     ];
     for (const [method, path, body] of calls) {
       const res = await fetch(`${base}/api/auth${path}`, {

@@ -12,11 +12,11 @@ import { startPolarStandIn, type PolarStandIn } from "../../support/polar-stand-
 import { startStripeStandIn, type StripeStandIn } from "../../support/stripe-stand-in";
 import { startTestApp, type TestApp } from "./app";
 import { applySetCookies, makeTestClient, type TestClient } from "./auth-client";
+import { PASSWORD } from "./factories";
 import { get, post } from "./http";
 import { expectPolarShape } from "./polar-shapes";
 
 type ProviderId = "stripe" | "polar";
-const PASSWORD = "correct-horse-battery";
 const DAY = 86_400_000;
 
 const PLANS = {

@@ -5,19 +5,12 @@
 import { expect } from "vitest";
 import type { TestApp } from "./app";
 import { applySetCookies } from "./auth-client";
+import { createUser, signInInProcess, uniqueEmail } from "./factories";
 import { BROWSER_UA } from "./http";
 
-let counter = 0;
-
 export async function signedInBrowser(app: TestApp, options: { name?: string; role?: string } = {}) {
-  const email = `browser-${++counter}-${Date.now()}@example.com`;
-  const name = options.name ?? `Person ${counter}`;
-  const user = await app.prisma.user.create({
-    data: { email, name, emailVerified: true, role: options.role ?? "user" },
-  });
-  const { createSession } = await import("~/server/auth/session.server");
-  const jar = new Map<string, string>();
-  applySetCookies(jar, (await createSession(user.id, { userAgent: "vitest" })).setCookies);
+  const { id, email, name } = await createUser({ email: uniqueEmail("browser"), ...options, password: null });
+  const { jar } = await signInInProcess({ jar: new Map<string, string>() }, id, { userAgent: "vitest" });
   async function request(path: string, init: RequestInit = {}) {
     const headers = new Headers(init.headers);
     headers.set("User-Agent", BROWSER_UA);
@@ -27,7 +20,7 @@ export async function signedInBrowser(app: TestApp, options: { name?: string; ro
     return response;
   }
   return {
-    id: user.id,
+    id,
     email,
     name,
     jar,
