@@ -1,4 +1,6 @@
 import js from "@eslint/js";
+import { createTypeScriptImportResolver } from "eslint-import-resolver-typescript";
+import importX from "eslint-plugin-import-x";
 import reactHooks from "eslint-plugin-react-hooks";
 import globals from "globals";
 import tseslint from "typescript-eslint";
@@ -68,6 +70,17 @@ export default tseslint.config(
         },
       ],
     },
+  },
+  {
+    // No runtime import cycles: a module's imports must finish evaluating before it does.
+    // Type-only imports vanish at run time and may go both ways.
+    files: ["app/**/*.{ts,tsx}", "server.ts"],
+    plugins: { "import-x": importX },
+    settings: {
+      ...importX.flatConfigs.typescript.settings,
+      "import-x/resolver-next": [createTypeScriptImportResolver()],
+    },
+    rules: { "import-x/no-cycle": ["error", { ignoreExternal: true }] },
   },
   ...layerRules,
 );
