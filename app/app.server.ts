@@ -8,7 +8,7 @@ import * as build from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
 import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/api.server";
-import { untrustedOriginResponse } from "~/server/auth/origin.server";
+import { originCheckedContext, untrustedOriginResponse } from "~/server/auth/origin.server";
 import { startRevocationListener, stopRevocationListener } from "~/server/auth/revocation.server";
 import { closeDatabase as closeClient } from "~/server/db.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
@@ -33,6 +33,7 @@ export function handleRequest(request: Request, client: { address: string | null
   // action check would otherwise answer a foreign Origin with a bare 400 before any middleware.
   const refused = untrustedOriginResponse(request);
   if (refused) return Promise.resolve(refused);
+  context.set(originCheckedContext, true);
   // The JSON API goes straight to its dispatcher (the same one its resource route calls in
   // development): React Router's matching walks the whole localized route tree on every
   // request, which is most of the cost of a small API call and buys the API nothing.

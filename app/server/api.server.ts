@@ -18,7 +18,6 @@ import { endpoints as coreEndpoints, getSessionEndpoint } from "./auth/api/core.
 import { endpoints as passkeyEndpoints } from "./auth/api/passkey.server";
 import { endpoints as socialEndpoints } from "./auth/api/social.server";
 import { endpoints as twoFactorEndpoints } from "./auth/api/two-factor.server";
-import { untrustedOriginResponse } from "./auth/origin.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "./auth/rate-limit.server";
 import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
 import { endpoints as billingEndpoints } from "./billing/api.server";
@@ -253,8 +252,6 @@ function withCookies(response: Response, cookies: string[], headers: Headers): R
 
 /** Answers one /api/auth/* request. */
 export async function handleAuthRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
-  const refused = untrustedOriginResponse(request);
-  if (refused) return refused;
   const url = new URL(request.url);
   const path = url.pathname.slice(BASE_PATH.length).replace(/\/+$/, "") || "/";
   const method = request.method === "HEAD" ? "GET" : request.method;

@@ -7,7 +7,7 @@
  * cookie, sign someone in). The API leaves cookie-less calls to its own login checks
  * (`assertLoginOrigin`), as better-auth's clients expect.
  */
-import type { MiddlewareFunction } from "react-router";
+import { createContext, type MiddlewareFunction } from "react-router";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, type ErrorCode } from "~/server/errors.server";
 
@@ -52,9 +52,16 @@ export function untrustedOriginResponse(request: Request): Response | null {
   return problem ? errorResponse(new AppError(problem)) : null;
 }
 
-/** Root middleware for pages; the /api/auth dispatcher makes the same check itself. */
-export const originMiddleware: MiddlewareFunction<Response> = ({ request }) => {
-  if (new URL(request.url).pathname.startsWith(API_PREFIX)) return;
+/**
+ * Set once a request's origin has been checked: the production entry (app.server.ts) checks
+ * every request before React Router or the /api/auth dispatcher sees it, so the check runs
+ * once per request.
+ */
+export const originCheckedContext = createContext<boolean>(false);
+
+/** Root middleware: the check where the production entry has not made it (development). */
+export const originMiddleware: MiddlewareFunction<Response> = ({ request, context }) => {
+  if (context.get(originCheckedContext)) return;
   const refused = untrustedOriginResponse(request);
   if (refused) throw refused;
 };
