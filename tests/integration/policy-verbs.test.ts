@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import type { ErrorCode } from "~/server/errors.server";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
+import { createOrganization, createUser, sessionFor } from "./helpers/factories";
 
 const SECRET = "policy-verbs-test-secret-0123456789abcdefghij";
 const meta: RequestMeta = { ipAddress: null, userAgent: null, locale: "en" };
@@ -288,7 +289,6 @@ const MODULES: {
       ],
     },
     noCallerCheck: {
-      isActive: "a status rule",
       activeProviderId: "reads configuration",
       referenceOf: "names a reference; resolveReference checks it",
       activeSubscriptions: "a lookup by ids its callers have checked (the verbs, the caller's own billing page)",
@@ -438,32 +438,22 @@ beforeAll(async () => {
   const { migrate } = await import("~/server/db/migrate.server");
   await migrate(db.url);
   const { prisma } = await import("~/server/db.server");
-  const { createSession } = await import("~/server/auth/session.server");
   modules = await loadModules();
-  const person = async (name: string): Promise<AuthSession> => {
-    const created = await prisma.user.create({
-      data: { email: `${name}@example.com`, name, emailVerified: true },
-    });
-    const { session, user } = await createSession(created.id, { userAgent: "vitest" });
-    return { session, user };
-  };
+  const person = async (name: string) => sessionFor((await createUser({ name, password: null })).id);
   const [owner, plain, outside, notAdmin] = await Promise.all(
     ["owner", "member", "outsider", "user"].map((name) => person(name)),
   );
-  const organization = await prisma.organization.create({
-    data: {
-      name: "Acme",
-      slug: "acme",
-      members: {
-        create: [
-          { userId: owner!.user.id, role: "owner" },
-          { userId: plain!.user.id, role: "member" },
-        ],
-      },
-      teams: { create: { name: "Core" } },
-    },
-    include: { members: true, teams: true },
+  const created = await createOrganization({
+    name: "Acme",
+    members: [
+      { userId: owner!.user.id, role: "owner" },
+      { userId: plain!.user.id, role: "member" },
+    ],
   });
+  const organization = {
+    ...created,
+    teams: [await prisma.team.create({ data: { name: "Core", organizationId: created.id } })],
+  };
   const teamId = organization.teams[0]!.id;
   await prisma.teamMember.create({ data: { teamId, userId: owner!.user.id } });
   const invitation = await prisma.invitation.create({

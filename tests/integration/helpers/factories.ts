@@ -9,7 +9,7 @@
  */
 import bcrypt from "bcryptjs";
 import { expect } from "vitest";
-import type { RequestMeta } from "~/server/auth/session.server";
+import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import type { Database } from "~/server/db.server";
 import { applySetCookies, type TestClient } from "./auth-client";
 
@@ -80,6 +80,13 @@ export async function signInInProcess<T extends { jar: Map<string, string> }>(
   const { createSession } = await import("~/server/auth/session.server");
   applySetCookies(who.jar, (await createSession(userId, meta)).setCookies);
   return who;
+}
+
+/** A session made in-process for `userId`, as a service verb receives its caller. */
+export async function sessionFor(userId: string, meta: Partial<RequestMeta> = {}): Promise<AuthSession> {
+  const { createSession } = await import("~/server/auth/session.server");
+  const { session, user } = await createSession(userId, meta);
+  return { session, user };
 }
 
 /** Signs `who` in through the API's password sign-in, which must succeed; returns `who`. */
