@@ -24,7 +24,7 @@ import { SecondFactorRequired } from "~/server/auth/sign-in.server";
 import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import { authT, cookieHeaders, SECRET_FIELDS } from "~/server/forms.server";
-import { intent, pageAction, socialIntent } from "~/server/page-action.server";
+import { pageAction, socialIntent } from "~/server/page-action.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -54,7 +54,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     social: socialIntent({
       paths: ({ locale }) => ({ callbackPath: localizePath("/", locale), errorPath: localizePath("/signin", locale) }),
     }),
@@ -109,7 +109,7 @@ export const action = pageAction({
         }
       },
     }),
-  },
+  }),
 });
 
 export default function SignIn({ loaderData }: Route.ComponentProps) {

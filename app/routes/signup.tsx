@@ -21,7 +21,7 @@ import { signUpEmail } from "~/server/auth/accounts.server";
 import { loadEnv } from "~/server/env.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { authT } from "~/server/forms.server";
-import { intent, pageAction, socialIntent } from "~/server/page-action.server";
+import { pageAction, socialIntent } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -51,7 +51,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     social: socialIntent({
       paths: ({ locale }) => ({
         callbackPath: localizePath("/profile", locale),
@@ -84,7 +84,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function SignUp({ loaderData }: Route.ComponentProps) {

@@ -104,21 +104,29 @@ type Answer<I> =
     ? R | ReturnType<typeof data<E & { result: SubmissionResult }>>
     : never;
 
+/** `intent`, bound to a page's session need and what its `prepare` finds, so both are typed in `run`. */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an intent without extra adds nothing
+type IntentOf<A extends AuthNeed, P> = <S extends z.ZodType, R, E extends object = {}>(
+  spec: IntentSpec<A, P, S, R, E>,
+) => Intent<A, P, R, E>;
+
 interface PageActionSpec<A extends AuthNeed, P, I> {
   auth: A;
   /** Reads what the page is about before any form is looked at (its 404 or 403 comes first). */
   prepare?: (ctx: PageContext<A>) => Promise<P>;
   /**
-   * The page's forms by their `intent` field. A page with one form answers every post with
-   * it, whatever `intent` says; with several, an unknown intent is a 400.
+   * The page's forms by their `intent` field, made with the `intent` it is handed. A page with
+   * one form answers every post with it, whatever `intent` says; with several, an unknown
+   * intent is a 400.
    */
-  intents: I;
+  intents: (intent: IntentOf<A, P>) => I;
 }
 
 export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A, P, unknown, object>>, P = undefined>(
   spec: PageActionSpec<A, P, I>,
 ) {
-  const intents: [string, Intent<A, P, unknown, object>][] = Object.entries(spec.intents);
+  const table = spec.intents(intent);
+  const intents: [string, Intent<A, P, unknown, object>][] = Object.entries(table);
   const action = async (args: PageActionArgs) => {
     const { request, context } = args;
     const auth = (spec.auth === "required" ? requireAuthSession(context) : getAuthSession(context)) as AuthOf<A>;
@@ -127,7 +135,7 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
     const base: PageContext<A> = { args, auth, meta, locale };
     const page = (spec.prepare ? await spec.prepare(base) : undefined) as P;
     const formData = await request.formData();
-    const chosen = intents.length === 1 ? intents[0]![1] : spec.intents[String(formData.get("intent"))];
+    const chosen = intents.length === 1 ? intents[0]![1] : table[String(formData.get("intent"))];
     if (!chosen) throw data("Unknown intent", { status: 400 });
 
     const extra = chosen.extra?.(formData);
