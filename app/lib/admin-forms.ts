@@ -32,13 +32,9 @@ export type UsersView = z.infer<typeof usersViewSchema>;
 
 export const viewOf = (params: URLSearchParams): UsersView => usersViewSchema.parse(Object.fromEntries(params));
 
-/** The row buttons of the users table. */
-export const userActionSchema = z.discriminatedUnion("intent", [
-  z.object({ intent: z.literal("set-role"), userId: z.string().min(1), role }),
-  z.object({ intent: z.literal("unban"), userId: z.string().min(1) }),
-  z.object({ intent: z.literal("impersonate"), userId: z.string().min(1) }),
-  z.object({ intent: z.literal("revoke-sessions"), userId: z.string().min(1) }),
-]);
+/** The row buttons of the users table: each names its row's user; set-role also the new role. */
+export const userRowSchema = z.object({ userId: z.string().min(1) });
+export const setRoleSchema = userRowSchema.extend({ role });
 
 export const createUserSchema = z.object({ name, email, password: newPassword, role });
 

@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/ban-user";
 import { SubmitButton } from "~/components/ui/Button";
@@ -10,10 +9,9 @@ import { BAN_DURATIONS, banSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
 import { banUser } from "~/server/admin/users.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -32,29 +30,32 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 const DAY = 86_400;
 
 /** Bans (permanently or for some days): the user's open sessions end at once. */
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(adminOf(context), url, params.userId);
-  const submission = parseWithZod(await request.formData(), { schema: banSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const { reason, duration } = submission.value;
-  try {
-    await banUser(
-      adminOf(context),
-      {
-        userId: user.id,
-        banReason: reason,
-        banExpiresIn: duration === "permanent" ? undefined : Number(duration) * DAY,
+export const action = pageAction({
+  auth: "required",
+  prepare: userOfDialog,
+  intents: {
+    "ban-user": intent({
+      schema: banSchema,
+      rateLimit: "/admin/ban-user",
+      async run({ args, auth, meta, page: user, value: { reason, duration } }: DialogIntent<typeof banSchema>) {
+        await banUser(
+          auth,
+          {
+            userId: user.id,
+            banReason: reason,
+            banExpiresIn: duration === "permanent" ? undefined : Number(duration) * DAY,
+          },
+          meta,
+        );
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname.replace(/\/[^/]+\/ban$/, "") + search, {
+          type: "success",
+          title: adminT(args.context)("ban.done", { name: user.name }),
+        });
       },
-      requestMeta(request, context),
-    );
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(url.pathname.replace(/\/[^/]+\/ban$/, "") + url.search, {
-    type: "success",
-    title: adminT(context)("ban.done", { name: user.name }),
-  });
-}
+    }),
+  },
+});
 
 export default function BanUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");

@@ -1,5 +1,4 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/delete-user";
 import { SubmitButton } from "~/components/ui/Button";
@@ -10,10 +9,9 @@ import { deleteUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
 import { removeUser } from "~/server/admin/users.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -31,20 +29,24 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Deletes the user (their subscriptions end at period end first); never the admin themself. */
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(adminOf(context), url, params.userId);
-  const submission = parseWithZod(await request.formData(), { schema: deleteUserSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await removeUser(adminOf(context), user.id, requestMeta(request, context));
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(url.pathname.replace(/\/[^/]+\/delete$/, "") + url.search, {
-    type: "success",
-    title: adminT(context)("delete.done", { email: user.email }),
-  });
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: userOfDialog,
+  intents: {
+    "delete-user": intent({
+      schema: deleteUserSchema,
+      rateLimit: "/admin/remove-user",
+      async run({ args, auth, meta, page: user }: DialogIntent<typeof deleteUserSchema>) {
+        await removeUser(auth, user.id, meta);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname.replace(/\/[^/]+\/delete$/, "") + search, {
+          type: "success",
+          title: adminT(args.context)("delete.done", { email: user.email }),
+        });
+      },
+    }),
+  },
+});
 
 export default function DeleteUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");

@@ -11,10 +11,9 @@ import { createUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT } from "~/server/admin/pages.server";
+import { adminT, requireAdminAction, type AdminIntent } from "~/server/admin/pages.server";
 import { createUser } from "~/server/admin/users.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -28,24 +27,25 @@ export const loader = ({ context }: Route.LoaderArgs) => ({ title: adminT(contex
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Creates the user (verified: an admin vouches for the address) and goes back to the table. */
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const submission = parseWithZod(await request.formData(), { schema: createUserSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const { name, email, password, role } = submission.value;
-  try {
-    await createUser(
-      adminOf(context),
-      { name, email, password, role, data: { emailVerified: true } },
-      requestMeta(request, context),
-    );
-  } catch (error) {
-    return failed(submission, error, { USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email" });
-  }
-  return redirectWithToast(url.pathname.replace(/\/new$/, "") + url.search, {
-    type: "success",
-    title: adminT(context)("users.created", { email }),
-  });
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: requireAdminAction,
+  intents: {
+    "create-user": intent({
+      schema: createUserSchema,
+      rateLimit: "/admin/create-user",
+      fields: { USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email" },
+      async run({ args, auth, meta, value: { name, email, password, role } }: AdminIntent<typeof createUserSchema>) {
+        await createUser(auth, { name, email, password, role, data: { emailVerified: true } }, meta);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname.replace(/\/new$/, "") + search, {
+          type: "success",
+          title: adminT(args.context)("users.created", { email }),
+        });
+      },
+    }),
+  },
+});
 
 export default function NewUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");

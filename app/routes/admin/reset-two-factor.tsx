@@ -11,10 +11,9 @@ import { resetTwoFactorSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
 import { resetTwoFactor } from "~/server/admin/users.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -31,24 +30,24 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** Switches the user's two-factor off, with the admin's reason in the audit log. */
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(adminOf(context), url, params.userId);
-  const submission = parseWithZod(await request.formData(), { schema: resetTwoFactorSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await resetTwoFactor(
-      adminOf(context),
-      { userId: user.id, reason: submission.value.reason },
-      requestMeta(request, context),
-    );
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(url.pathname.replace(/\/[^/]+\/two-factor$/, "") + url.search, {
-    type: "success",
-    title: adminT(context)("twoFactor.done", { name: user.name }),
-  });
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: userOfDialog,
+  intents: {
+    "reset-two-factor": intent({
+      schema: resetTwoFactorSchema,
+      rateLimit: "/admin/reset-two-factor",
+      async run({ args, auth, meta, page: user, value }: DialogIntent<typeof resetTwoFactorSchema>) {
+        await resetTwoFactor(auth, { userId: user.id, reason: value.reason }, meta);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname.replace(/\/[^/]+\/two-factor$/, "") + search, {
+          type: "success",
+          title: adminT(args.context)("twoFactor.done", { name: user.name }),
+        });
+      },
+    }),
+  },
+});
 
 export default function ResetTwoFactor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");

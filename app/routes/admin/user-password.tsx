@@ -11,10 +11,9 @@ import { setPasswordSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfPage } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
 import { setUserPassword } from "~/server/admin/users.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -30,24 +29,25 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const user = await userOfPage(adminOf(context), url, params.userId);
-  const submission = parseWithZod(await request.formData(), { schema: setPasswordSchema });
-  if (submission.status !== "success") return invalid(submission);
-  try {
-    await setUserPassword(
-      adminOf(context),
-      { userId: user.id, newPassword: submission.value.password },
-      requestMeta(request, context),
-    );
-  } catch (error) {
-    return failed(submission, error, { PASSWORD_TOO_SHORT: "password", PASSWORD_TOO_LONG: "password" });
-  }
-  return redirectWithToast(url.pathname.replace(/\/[^/]+\/password$/, "") + url.search, {
-    type: "success",
-    title: adminT(context)("password.done", { name: user.name }),
-  });
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: userOfDialog,
+  intents: {
+    "set-password": intent({
+      schema: setPasswordSchema,
+      rateLimit: "/admin/set-user-password",
+      fields: { PASSWORD_TOO_SHORT: "password", PASSWORD_TOO_LONG: "password" },
+      async run({ args, auth, meta, page: user, value }: DialogIntent<typeof setPasswordSchema>) {
+        await setUserPassword(auth, { userId: user.id, newPassword: value.password }, meta);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname.replace(/\/[^/]+\/password$/, "") + search, {
+          type: "success",
+          title: adminT(args.context)("password.done", { name: user.name }),
+        });
+      },
+    }),
+  },
+});
 
 export default function UserPassword({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");

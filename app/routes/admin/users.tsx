@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import type { MouseEvent } from "react";
-import { data, Form, Outlet, useLocation, useNavigate } from "react-router";
+import { Form, Outlet, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
@@ -8,16 +7,15 @@ import { buttonClass } from "~/components/ui/Button";
 import { Pagination } from "~/components/ui/Pagination";
 import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
-import { PAGE_SIZES, userActionSchema, viewOf, type UsersView } from "~/lib/admin-forms";
+import { PAGE_SIZES, setRoleSchema, userRowSchema, viewOf, type UsersView } from "~/lib/admin-forms";
 import { billingDate, numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, usersPage } from "~/server/admin/pages.server";
+import { adminOf, adminT, requireAdminAction, usersPage, type AdminIntent } from "~/server/admin/pages.server";
 import { impersonateUser, revokeUserSessions, setRole, unbanUser } from "~/server/admin/users.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { cookieHeaders } from "~/server/forms.server";
+import { intent, pageAction, type PageActionArgs } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -37,33 +35,59 @@ export async function loader({ url, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-/** The row buttons; back to the same view with a toast (impersonation: to the home page as the user). */
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const admin = adminOf(context);
-  const submission = parseWithZod(await request.formData(), { schema: userActionSchema });
-  if (submission.status !== "success") throw data("Bad request", { status: 400 });
-  const input = submission.value;
-  const back = url.pathname + url.search;
-  const meta = requestMeta(request, context);
-  const t = adminT(context);
-  try {
-    if (input.intent === "impersonate") {
-      const { user, setCookies } = await impersonateUser(admin, input.userId, request, meta);
-      return redirectWithToast(
-        localizePath("/", getLocale(context)),
-        { type: "success", title: t("users.impersonating", { name: user.name }) },
-        { headers: cookieHeaders(setCookies) },
-      );
-    }
-    if (input.intent === "set-role") await setRole(admin, input, meta);
-    if (input.intent === "unban") await unbanUser(admin, input.userId, meta);
-    if (input.intent === "revoke-sessions") await revokeUserSessions(admin, input.userId, meta);
-    return redirectWithToast(back, { type: "success", title: t(`users.done.${input.intent}`) });
-  } catch (error) {
-    if (error instanceof Response) throw error;
-    return redirectWithToast(back, { type: "error", title: errorTitle(authT(context), error) });
-  }
+/** Back to the same view with a toast saying what was done. */
+function done({ args }: { args: PageActionArgs }, intent: "set-role" | "unban" | "revoke-sessions") {
+  const { pathname, search } = args.url;
+  return redirectWithToast(pathname + search, { type: "success", title: adminT(args.context)(`users.done.${intent}`) });
 }
+
+/** The row buttons: back to the same view with a toast (impersonation: to the home page as the user). */
+export const action = pageAction({
+  auth: "required",
+  prepare: requireAdminAction,
+  intents: {
+    "set-role": intent({
+      schema: setRoleSchema,
+      rateLimit: "/admin/set-role",
+      refusal: "toast",
+      async run(ctx: AdminIntent<typeof setRoleSchema>) {
+        await setRole(ctx.auth, ctx.value, ctx.meta);
+        return done(ctx, "set-role");
+      },
+    }),
+    unban: intent({
+      schema: userRowSchema,
+      rateLimit: "/admin/unban-user",
+      refusal: "toast",
+      async run(ctx: AdminIntent<typeof userRowSchema>) {
+        await unbanUser(ctx.auth, ctx.value.userId, ctx.meta);
+        return done(ctx, "unban");
+      },
+    }),
+    impersonate: intent({
+      schema: userRowSchema,
+      rateLimit: "/admin/impersonate-user",
+      refusal: "toast",
+      async run({ args, auth, meta, locale, value }: AdminIntent<typeof userRowSchema>) {
+        const { user, setCookies } = await impersonateUser(auth, value.userId, args.request, meta);
+        return redirectWithToast(
+          localizePath("/", locale),
+          { type: "success", title: adminT(args.context)("users.impersonating", { name: user.name }) },
+          { headers: cookieHeaders(setCookies) },
+        );
+      },
+    }),
+    "revoke-sessions": intent({
+      schema: userRowSchema,
+      rateLimit: "/admin/revoke-user-sessions",
+      refusal: "toast",
+      async run(ctx: AdminIntent<typeof userRowSchema>) {
+        await revokeUserSessions(ctx.auth, ctx.value.userId, ctx.meta);
+        return done(ctx, "revoke-sessions");
+      },
+    }),
+  },
+});
 
 /** The view's query with some parameters changed (a new sort, page or size). */
 function withView(view: UsersView, changes: Partial<Record<keyof UsersView, string | number>>) {

@@ -1,15 +1,17 @@
 /**
  * What the admin console's pages need around the admin verbs: the guard that keeps
  * non-admins out, the page strings, the users table for a URL's view, the user a dialog's URL
- * names, and the admin session a page acts as.
+ * names (for its loader and its action), and the admin session a page acts as.
  */
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
+import type { z } from "zod";
 import { navigation } from "~/config/navigation";
 import type { UsersView } from "~/lib/admin-forms";
 import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
 import type { AuthSession, SessionUser } from "~/server/auth/session.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
+import type { IntentContext, PageContext } from "~/server/page-action.server";
 import { pageUrl } from "~/server/page-url.server";
 import { isAdmin } from "./permissions.server";
 import { getUser, listUsers } from "./users.server";
@@ -87,3 +89,20 @@ export async function userOfPage(admin: AuthSession, url: URL, userId: string) {
     notFound(url.pathname);
   }
 }
+
+/** An admin page action's `prepare`: the guard, before the form is read. */
+export const requireAdminAction = async ({ args }: PageContext<"required">) => requireAdminUser(args.context);
+
+/** A user dialog's action `prepare`: the admin guard, then the user its URL names. */
+export function userOfDialog({ args, auth }: PageContext<"required">) {
+  requireAdminUser(args.context);
+  return userOfPage(auth, args.url, args.params.userId!);
+}
+
+/**
+ * What an admin action's intent `run` gets (`P`: what its `prepare` found), written on its
+ * parameter: `intent()` cannot infer the page's `auth: "required"` and `prepare` by itself.
+ */
+export type AdminIntent<S extends z.ZodType, P = SessionUser> = IntentContext<"required", P, z.output<S>>;
+/** The same for a user dialog, whose `prepare` is `userOfDialog`. */
+export type DialogIntent<S extends z.ZodType> = AdminIntent<S, Awaited<ReturnType<typeof userOfDialog>>>;

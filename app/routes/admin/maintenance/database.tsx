@@ -1,4 +1,5 @@
 import { data, Form, useNavigation } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/database";
 import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
@@ -10,8 +11,8 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { databaseStats, quickCheck, type DatabaseStats } from "~/server/admin/database.server";
 import { databaseProvider } from "~/server/db.server";
-import { adminOf, requireAdminUser } from "~/server/admin/pages.server";
-import { requestMeta } from "~/server/auth/session.server";
+import { requireAdminUser, type AdminIntent } from "~/server/admin/pages.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["reports"] };
@@ -28,12 +29,26 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
+/** The page's one button sends nothing: any post is the check. */
+const checkSchema = z.object({});
+
 /** The page's one button: SQLite's quick integrity check; the result shows on the page it returns. */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireAdminUser(context);
-  if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
-  return { check: await quickCheck(adminOf(context), requestMeta(request, context)) };
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: async ({ args }) => {
+    requireAdminUser(args.context);
+    if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
+  },
+  intents: {
+    check: intent({
+      schema: checkSchema,
+      rateLimit: "/admin/maintenance/database",
+      async run({ auth, meta }: AdminIntent<typeof checkSchema, void>) {
+        return { check: await quickCheck(auth, meta) };
+      },
+    }),
+  },
+});
 
 /** Bytes in the reader's language, in binary units (KiB, MiB, …) as file managers show them. */
 function useBytes() {
@@ -59,7 +74,7 @@ export default function Database({ loaderData, actionData }: Route.ComponentProp
       {stats.provider === "sqlite" ? (
         <>
           <SqliteFigures stats={stats} />
-          <IntegrityCheck check={actionData?.check ?? null} />
+          <IntegrityCheck check={actionData && "check" in actionData ? actionData.check : null} />
         </>
       ) : (
         <PostgresFigures stats={stats} />

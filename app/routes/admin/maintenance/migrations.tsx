@@ -1,6 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useEffect } from "react";
-import { data, Form, useNavigation, useRevalidator } from "react-router";
+import { Form, useNavigation, useRevalidator } from "react-router";
 import type { Route } from "./+types/migrations";
 import { Section } from "~/components/ui/Section";
 import { SubmitButton } from "~/components/ui/Button";
@@ -13,9 +12,9 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { dataOperationRuns, schemaMigrations, startDataOperation } from "~/server/admin/migrations.server";
-import { adminOf, requireAdminUser } from "~/server/admin/pages.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { getInstance, getLocale } from "~/server/i18n.server";
+import { requireAdminAction, requireAdminUser, type AdminIntent } from "~/server/admin/pages.server";
+import { getInstance } from "~/server/i18n.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -38,21 +37,27 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** Starts a data operation, then back here (where its progress shows) with a toast. */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireAdminUser(context);
-  const submission = parseWithZod(await request.formData(), { schema: dataOperationForm });
-  if (submission.status !== "success") throw data("Bad request", { status: 400 });
-  const { operation } = submission.value;
-  const started = await startDataOperation(adminOf(context), operation, requestMeta(request, context));
-  const t = getInstance(context).getFixedT(getLocale(context), "reports");
-  const name = t(`operations.${operation}.title`);
-  return redirectWithToast(
-    localizePath("/admin/maintenance/migrations", getLocale(context)),
-    started.started
-      ? { type: "success", title: t("operations.started", { name }) }
-      : { type: "error", title: t("operations.alreadyRunning", { name }) },
-  );
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: requireAdminAction,
+  intents: {
+    start: intent({
+      schema: dataOperationForm,
+      rateLimit: "/admin/maintenance/migrations",
+      async run({ args, auth, meta, locale, value: { operation } }: AdminIntent<typeof dataOperationForm>) {
+        const started = await startDataOperation(auth, operation, meta);
+        const t = getInstance(args.context).getFixedT(locale, "reports");
+        const name = t(`operations.${operation}.title`);
+        return redirectWithToast(
+          localizePath("/admin/maintenance/migrations", locale),
+          started.started
+            ? { type: "success", title: t("operations.started", { name }) }
+            : { type: "error", title: t("operations.alreadyRunning", { name }) },
+        );
+      },
+    }),
+  },
+});
 
 type LoaderData = Route.ComponentProps["loaderData"];
 
