@@ -9,9 +9,9 @@ import { BAN_DURATIONS, banSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage } from "~/server/admin/pages.server";
 import { banUser } from "~/server/admin/users.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -33,11 +33,11 @@ const DAY = 86_400;
 export const action = pageAction({
   auth: "required",
   prepare: userOfDialog,
-  intents: {
+  intents: (intent) => ({
     "ban-user": intent({
       schema: banSchema,
       rateLimit: "/admin/ban-user",
-      async run({ args, auth, meta, page: user, value: { reason, duration } }: DialogIntent<typeof banSchema>) {
+      async run({ args, auth, meta, page: user, value: { reason, duration } }) {
         await banUser(
           auth,
           {
@@ -54,7 +54,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function BanUser({ loaderData }: Route.ComponentProps) {

@@ -9,9 +9,9 @@ import { deleteUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage } from "~/server/admin/pages.server";
 import { removeUser } from "~/server/admin/users.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -32,11 +32,11 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 export const action = pageAction({
   auth: "required",
   prepare: userOfDialog,
-  intents: {
+  intents: (intent) => ({
     "delete-user": intent({
       schema: deleteUserSchema,
       rateLimit: "/admin/remove-user",
-      async run({ args, auth, meta, page: user }: DialogIntent<typeof deleteUserSchema>) {
+      async run({ args, auth, meta, page: user }) {
         await removeUser(auth, user.id, meta);
         const { pathname, search } = args.url;
         return redirectWithToast(pathname.replace(/\/[^/]+\/delete$/, "") + search, {
@@ -45,7 +45,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function DeleteUser({ loaderData }: Route.ComponentProps) {

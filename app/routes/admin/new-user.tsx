@@ -11,9 +11,9 @@ import { createUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminT, requireAdminAction, type AdminIntent } from "~/server/admin/pages.server";
+import { adminT, requireAdminAction } from "~/server/admin/pages.server";
 import { createUser } from "~/server/admin/users.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -30,12 +30,12 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 export const action = pageAction({
   auth: "required",
   prepare: requireAdminAction,
-  intents: {
+  intents: (intent) => ({
     "create-user": intent({
       schema: createUserSchema,
       rateLimit: "/admin/create-user",
       fields: { USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "email" },
-      async run({ args, auth, meta, value: { name, email, password, role } }: AdminIntent<typeof createUserSchema>) {
+      async run({ args, auth, meta, value: { name, email, password, role } }) {
         await createUser(auth, { name, email, password, role, data: { emailVerified: true } }, meta);
         const { pathname, search } = args.url;
         return redirectWithToast(pathname.replace(/\/new$/, "") + search, {
@@ -44,7 +44,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function NewUser({ loaderData }: Route.ComponentProps) {

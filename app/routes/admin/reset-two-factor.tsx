@@ -11,9 +11,9 @@ import { resetTwoFactorSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage } from "~/server/admin/pages.server";
 import { resetTwoFactor } from "~/server/admin/users.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -33,11 +33,11 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 export const action = pageAction({
   auth: "required",
   prepare: userOfDialog,
-  intents: {
+  intents: (intent) => ({
     "reset-two-factor": intent({
       schema: resetTwoFactorSchema,
       rateLimit: "/admin/reset-two-factor",
-      async run({ args, auth, meta, page: user, value }: DialogIntent<typeof resetTwoFactorSchema>) {
+      async run({ args, auth, meta, page: user, value }) {
         await resetTwoFactor(auth, { userId: user.id, reason: value.reason }, meta);
         const { pathname, search } = args.url;
         return redirectWithToast(pathname.replace(/\/[^/]+\/two-factor$/, "") + search, {
@@ -46,7 +46,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function ResetTwoFactor({ loaderData }: Route.ComponentProps) {

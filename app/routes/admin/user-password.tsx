@@ -11,9 +11,9 @@ import { setPasswordSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, userOfDialog, userOfPage, type DialogIntent } from "~/server/admin/pages.server";
+import { adminOf, adminT, userOfDialog, userOfPage } from "~/server/admin/pages.server";
 import { setUserPassword } from "~/server/admin/users.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["admin", "auth"] };
@@ -32,12 +32,12 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ t
 export const action = pageAction({
   auth: "required",
   prepare: userOfDialog,
-  intents: {
+  intents: (intent) => ({
     "set-password": intent({
       schema: setPasswordSchema,
       rateLimit: "/admin/set-user-password",
       fields: { PASSWORD_TOO_SHORT: "password", PASSWORD_TOO_LONG: "password" },
-      async run({ args, auth, meta, page: user, value }: DialogIntent<typeof setPasswordSchema>) {
+      async run({ args, auth, meta, page: user, value }) {
         await setUserPassword(auth, { userId: user.id, newPassword: value.password }, meta);
         const { pathname, search } = args.url;
         return redirectWithToast(pathname.replace(/\/[^/]+\/password$/, "") + search, {
@@ -46,7 +46,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function UserPassword({ loaderData }: Route.ComponentProps) {

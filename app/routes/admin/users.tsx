@@ -12,10 +12,10 @@ import { billingDate, numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { adminOf, adminT, requireAdminAction, usersPage, type AdminIntent } from "~/server/admin/pages.server";
+import { adminOf, adminT, requireAdminAction, usersPage } from "~/server/admin/pages.server";
 import { impersonateUser, revokeUserSessions, setRole, unbanUser } from "~/server/admin/users.server";
 import { cookieHeaders } from "~/server/forms.server";
-import { intent, pageAction, type PageActionArgs } from "~/server/page-action.server";
+import { pageAction, type PageActionArgs } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -45,12 +45,12 @@ function done({ args }: { args: PageActionArgs }, intent: "set-role" | "unban" |
 export const action = pageAction({
   auth: "required",
   prepare: requireAdminAction,
-  intents: {
+  intents: (intent) => ({
     "set-role": intent({
       schema: setRoleSchema,
       rateLimit: "/admin/set-role",
       refusal: "toast",
-      async run(ctx: AdminIntent<typeof setRoleSchema>) {
+      async run(ctx) {
         await setRole(ctx.auth, ctx.value, ctx.meta);
         return done(ctx, "set-role");
       },
@@ -59,7 +59,7 @@ export const action = pageAction({
       schema: userRowSchema,
       rateLimit: "/admin/unban-user",
       refusal: "toast",
-      async run(ctx: AdminIntent<typeof userRowSchema>) {
+      async run(ctx) {
         await unbanUser(ctx.auth, ctx.value.userId, ctx.meta);
         return done(ctx, "unban");
       },
@@ -68,7 +68,7 @@ export const action = pageAction({
       schema: userRowSchema,
       rateLimit: "/admin/impersonate-user",
       refusal: "toast",
-      async run({ args, auth, meta, locale, value }: AdminIntent<typeof userRowSchema>) {
+      async run({ args, auth, meta, locale, value }) {
         const { user, setCookies } = await impersonateUser(auth, value.userId, args.request, meta);
         return redirectWithToast(
           localizePath("/", locale),
@@ -81,12 +81,12 @@ export const action = pageAction({
       schema: userRowSchema,
       rateLimit: "/admin/revoke-user-sessions",
       refusal: "toast",
-      async run(ctx: AdminIntent<typeof userRowSchema>) {
+      async run(ctx) {
         await revokeUserSessions(ctx.auth, ctx.value.userId, ctx.meta);
         return done(ctx, "revoke-sessions");
       },
     }),
-  },
+  }),
 });
 
 /** The view's query with some parameters changed (a new sort, page or size). */

@@ -4,7 +4,7 @@ import { isLocale, LOCALE_COOKIE, localizePath, splitLocale } from "~/i18n/confi
 import { safeRedirect } from "~/lib/safe-redirect";
 import { serializeCookie } from "~/server/auth/cookies.server";
 import { loadEnv } from "~/server/env.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 
 const YEAR = 365 * 24 * 60 * 60;
 
@@ -15,7 +15,7 @@ const YEAR = 365 * 24 * 60 * 60;
  */
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     "set-locale": intent({
       // Read as sent, whatever it is: an unknown language is English, an unsafe path the home page.
       schema: z.object({}),
@@ -37,7 +37,7 @@ export const action = pageAction({
         return redirect(target ?? localizePath("/", locale), { headers: { "Set-Cookie": cookie } });
       },
     }),
-  },
+  }),
 });
 
 export function loader() {

@@ -2,13 +2,13 @@ import { z } from "zod";
 import { isLocale, localizePath } from "~/i18n/config";
 import { endSession } from "~/server/auth/session.server";
 import { i18nFor } from "~/server/i18n.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /** The user menu's sign-out form: ends the session, clears the cookie, goes home. */
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     "sign-out": intent({
       // Any post signs out; an unknown `locale` means English.
       schema: z.object({}),
@@ -26,7 +26,7 @@ export const action = pageAction({
         );
       },
     }),
-  },
+  }),
 });
 
 export function loader() {

@@ -6,7 +6,7 @@ import { clearSessionCookies } from "~/server/auth/session.server";
 import { isAppError } from "~/server/errors.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { i18nFor } from "~/server/i18n.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
@@ -15,7 +15,7 @@ import { redirectWithToast } from "~/server/toast.server";
  */
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     "stop-impersonating": intent({
       // The button sends only the page's `locale`; without one, the request's language.
       schema: z.object({}),
@@ -39,7 +39,7 @@ export const action = pageAction({
         );
       },
     }),
-  },
+  }),
 });
 
 export function loader() {

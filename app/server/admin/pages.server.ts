@@ -4,14 +4,13 @@
  * names (for its loader and its action), and the admin session a page acts as.
  */
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
-import type { z } from "zod";
 import { navigation } from "~/config/navigation";
 import type { UsersView } from "~/lib/admin-forms";
 import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
 import type { AuthSession, SessionUser } from "~/server/auth/session.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
-import type { IntentContext, PageContext } from "~/server/page-action.server";
+import type { PageContext } from "~/server/page-action.server";
 import { pageUrl } from "~/server/page-url.server";
 import { isAdmin } from "./permissions.server";
 import { getUser, listUsers } from "./users.server";
@@ -98,11 +97,3 @@ export function userOfDialog({ args, auth }: PageContext<"required">) {
   requireAdminUser(args.context);
   return userOfPage(auth, args.url, args.params.userId!);
 }
-
-/**
- * What an admin action's intent `run` gets (`P`: what its `prepare` found), written on its
- * parameter: `intent()` cannot infer the page's `auth: "required"` and `prepare` by itself.
- */
-export type AdminIntent<S extends z.ZodType, P = SessionUser> = IntentContext<"required", P, z.output<S>>;
-/** The same for a user dialog, whose `prepare` is `userOfDialog`. */
-export type DialogIntent<S extends z.ZodType> = AdminIntent<S, Awaited<ReturnType<typeof userOfDialog>>>;

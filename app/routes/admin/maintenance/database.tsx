@@ -11,8 +11,8 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { databaseStats, quickCheck, type DatabaseStats } from "~/server/admin/database.server";
 import { databaseProvider } from "~/server/db.server";
-import { requireAdminUser, type AdminIntent } from "~/server/admin/pages.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { requireAdminUser } from "~/server/admin/pages.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["reports"] };
@@ -39,15 +39,15 @@ export const action = pageAction({
     requireAdminUser(args.context);
     if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
   },
-  intents: {
+  intents: (intent) => ({
     check: intent({
       schema: checkSchema,
       rateLimit: "/admin/maintenance/database",
-      async run({ auth, meta }: AdminIntent<typeof checkSchema, void>) {
+      async run({ auth, meta }) {
         return { check: await quickCheck(auth, meta) };
       },
     }),
-  },
+  }),
 });
 
 /** Bytes in the reader's language, in binary units (KiB, MiB, …) as file managers show them. */

@@ -12,9 +12,9 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { dataOperationRuns, schemaMigrations, startDataOperation } from "~/server/admin/migrations.server";
-import { requireAdminAction, requireAdminUser, type AdminIntent } from "~/server/admin/pages.server";
+import { requireAdminAction, requireAdminUser } from "~/server/admin/pages.server";
 import { getInstance } from "~/server/i18n.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -40,11 +40,11 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export const action = pageAction({
   auth: "required",
   prepare: requireAdminAction,
-  intents: {
+  intents: (intent) => ({
     start: intent({
       schema: dataOperationForm,
       rateLimit: "/admin/maintenance/migrations",
-      async run({ args, auth, meta, locale, value: { operation } }: AdminIntent<typeof dataOperationForm>) {
+      async run({ args, auth, meta, locale, value: { operation } }) {
         const started = await startDataOperation(auth, operation, meta);
         const t = getInstance(args.context).getFixedT(locale, "reports");
         const name = t(`operations.${operation}.title`);
@@ -56,7 +56,7 @@ export const action = pageAction({
         );
       },
     }),
-  },
+  }),
 });
 
 type LoaderData = Route.ComponentProps["loaderData"];
