@@ -35,12 +35,21 @@ export const PAGE_ONLY_ACTIONS = [
   "/admin/reset-two-factor",
   "/admin/maintenance/database",
   "/admin/maintenance/migrations",
+  "/organization/resend-invitation", // the API resends through /organization/invite-member; the page counts it apart
   "/set-locale",
   "/stop-impersonating",
 ] as const;
 
 /** What a page action counts under: the endpoint it stands for, or a page-only action. */
 export type RateLimitKey = EndpointPath | (typeof PAGE_ONLY_ACTIONS)[number];
+
+/** A loader's rate limit (a resource the page calls, e.g. a live check), by the same keys as the actions. */
+export function limitRate(
+  { request, context }: { request: Request; context: Readonly<RouterContextProvider> },
+  key: RateLimitKey,
+): Promise<void> {
+  return enforceRateLimit(requestMeta(request, context).ipAddress, key);
+}
 
 export interface PageActionArgs {
   request: Request;

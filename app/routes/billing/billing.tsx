@@ -1,5 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, redirect, useNavigation } from "react-router";
+import { Form, redirect, useNavigation } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/billing";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
@@ -11,12 +11,9 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { billingPortal, cancelSubscription, referenceOf, restoreSubscription } from "~/server/billing/billing.server";
 import { billingAccounts, billingT, type BillingAccount } from "~/server/billing/pages.server";
-import { authT, errorTitle } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -34,36 +31,49 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-const RATE_LIMITED_AS = {
-  cancel: "/subscription/cancel",
-  restore: "/subscription/restore",
-  portal: "/subscription/billing-portal",
-};
+/** What each button's verb gets: the signed-in caller and whose subscription it is. */
+type Ctx = IntentContext<"required", undefined, z.output<typeof manageSubscriptionSchema>>;
 
 /** Cancel at period end, restore, or off to the provider's portal; back here with a toast. */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
-  const submission = parseWithZod(await request.formData(), { schema: manageSubscriptionSchema });
-  if (submission.status !== "success") throw data("Bad request", { status: 400 });
-  const { intent, referenceId } = submission.value;
-  const reference = referenceOf(auth, referenceId);
-  const here = localizePath("/billing", getLocale(context));
-  const t = billingT(context);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, RATE_LIMITED_AS[intent]);
-    if (intent === "portal") return redirect(await billingPortal(auth, { ...reference, returnUrl: here }));
-    const { row } = await (intent === "cancel" ? cancelSubscription : restoreSubscription)(auth, reference, meta);
-    const date = row.periodEnd ? billingDate(getLocale(context), row.periodEnd) : "";
-    return redirectWithToast(here, {
-      type: "success",
-      title: intent === "cancel" ? t("toast.canceled", { date }) : t("toast.restored"),
-    });
-  } catch (error) {
-    return redirectWithToast(here, { type: "error", title: errorTitle(authT(context), error) });
-  }
-}
+export const action = pageAction({
+  auth: "required",
+  intents: {
+    cancel: intent({
+      schema: manageSubscriptionSchema,
+      rateLimit: "/subscription/cancel",
+      refusal: "toast",
+      async run({ args: { context }, auth, meta, locale, value: { referenceId } }: Ctx) {
+        const { row } = await cancelSubscription(auth, referenceOf(auth, referenceId), meta);
+        const date = row.periodEnd ? billingDate(locale, row.periodEnd) : "";
+        return redirectWithToast(localizePath("/billing", locale), {
+          type: "success",
+          title: billingT(context)("toast.canceled", { date }),
+        });
+      },
+    }),
+    restore: intent({
+      schema: manageSubscriptionSchema,
+      rateLimit: "/subscription/restore",
+      refusal: "toast",
+      async run({ args: { context }, auth, meta, locale, value: { referenceId } }: Ctx) {
+        await restoreSubscription(auth, referenceOf(auth, referenceId), meta);
+        return redirectWithToast(localizePath("/billing", locale), {
+          type: "success",
+          title: billingT(context)("toast.restored"),
+        });
+      },
+    }),
+    portal: intent({
+      schema: manageSubscriptionSchema,
+      rateLimit: "/subscription/billing-portal",
+      refusal: "toast",
+      async run({ auth, locale, value: { referenceId } }: Ctx) {
+        const returnUrl = localizePath("/billing", locale);
+        return redirect(await billingPortal(auth, { ...referenceOf(auth, referenceId), returnUrl }));
+      },
+    }),
+  },
+});
 
 export default function Billing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("billing");

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, redirect, useActionData } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/checkout";
 import { AppLink } from "~/components/AppLink";
 import { SubmitButton } from "~/components/ui/Button";
@@ -14,12 +14,9 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { referenceOf, upgrade } from "~/server/billing/billing.server";
 import { billingAccounts, planOfQuery } from "~/server/billing/pages.server";
-import { failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["auth", "billing", "pricing"] };
@@ -51,35 +48,38 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** Off to the provider's checkout (or its portal, to change an existing plan). */
-export async function action({ request, url, context }: Route.ActionArgs) {
-  requireUser(context);
-  const submission = parseWithZod(await request.formData(), { schema: checkoutSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const auth = getAuthSession(context)!;
-  const { plan, interval, referenceId } = submission.value;
-  const locale = getLocale(context);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/subscription/upgrade");
-    const checkout = await upgrade(
-      auth,
-      {
-        ...referenceOf(auth, referenceId),
-        plan,
-        annual: interval === "yearly",
+export const action = pageAction({
+  auth: "required",
+  intents: {
+    checkout: intent({
+      schema: checkoutSchema,
+      rateLimit: "/subscription/upgrade",
+      async run({
+        args: { url },
+        auth,
+        meta,
         locale,
-        successUrl: localizePath(`/billing/success?reference=${encodeURIComponent(referenceId)}`, locale),
-        cancelUrl: url.pathname + url.search,
-        returnUrl: localizePath("/billing", locale),
-        disableRedirect: false,
+        value: { plan, interval, referenceId },
+      }: IntentContext<"required", undefined, z.output<typeof checkoutSchema>>) {
+        const checkout = await upgrade(
+          auth,
+          {
+            ...referenceOf(auth, referenceId),
+            plan,
+            annual: interval === "yearly",
+            locale,
+            successUrl: localizePath(`/billing/success?reference=${encodeURIComponent(referenceId)}`, locale),
+            cancelUrl: url.pathname + url.search,
+            returnUrl: localizePath("/billing", locale),
+            disableRedirect: false,
+          },
+          meta,
+        );
+        return redirect(checkout.url);
       },
-      meta,
-    );
-    return redirect(checkout.url);
-  } catch (error) {
-    return failed(submission, error);
-  }
-}
+    }),
+  },
+});
 
 export default function Checkout({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("billing");

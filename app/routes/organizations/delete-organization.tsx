@@ -1,6 +1,7 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData } from "react-router";
+import { Form, useActionData, type RouterContextProvider } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/delete-organization";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -14,13 +15,12 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { cookieHeaders, failed, invalid } from "~/server/forms.server";
-import { getLocale, notFound } from "~/server/i18n.server";
+import { cookieHeaders } from "~/server/forms.server";
+import { notFound } from "~/server/i18n.server";
 import { deleteOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -30,7 +30,15 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 /** The organization to delete; the page does not exist where deletion is turned off. */
-async function organizationToDelete({ url, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+async function organizationToDelete({
+  url,
+  params,
+  context,
+}: {
+  url: URL;
+  params: { slug: string };
+  context: Readonly<RouterContextProvider>;
+}) {
   requireUser(context); // the menu layout's middleware has already made sure
   if (!loadEnv().ORGANIZATION_DELETION) notFound(url.pathname);
   const auth = getAuthSession(context)!;
@@ -48,29 +56,33 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
+/** What the verb gets: the signed-in caller, the organization of the URL, the confirmation. */
+type Ctx = IntentContext<
+  "required",
+  Awaited<ReturnType<typeof organizationToDelete>>,
+  z.output<ReturnType<typeof deleteOrganizationSchema>>
+>;
+
 /** Deletes (owners only: the service refuses anyone else in the dialog) and goes to the list. */
-export async function action(args: Route.ActionArgs) {
-  const { auth, organization } = await organizationToDelete(args);
-  const { request, context } = args;
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: deleteOrganizationSchema(organization.slug),
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/organization/delete");
-    await deleteOrganization(auth, organization.id, meta);
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(
-    localizePath("/organizations", locale),
-    { type: "success", title: organizationT(context)("delete.deleted", { name: organization.name }) },
-    { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
-  );
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+    organizationToDelete({ url, context, params: { slug: params.slug! } }),
+  intents: {
+    "delete-organization": intent({
+      schema: ({ page }: Pick<Ctx, "page">) => deleteOrganizationSchema(page.organization.slug),
+      rateLimit: "/organization/delete",
+      async run({ args: { context }, auth, meta, locale, page: { organization } }: Ctx) {
+        await deleteOrganization(auth, organization.id, meta);
+        return redirectWithToast(
+          localizePath("/organizations", locale),
+          { type: "success", title: organizationT(context)("delete.deleted", { name: organization.name }) },
+          { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
+        );
+      },
+    }),
+  },
+});
 
 export default function DeleteOrganization({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/leave-organization";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -12,12 +12,10 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { cookieHeaders, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { cookieHeaders } from "~/server/forms.server";
 import { leaveOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -34,26 +32,32 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
+/** What the verb gets: the signed-in caller, the organization of the URL. */
+type Ctx = IntentContext<
+  "required",
+  Awaited<ReturnType<typeof organizationOfPage>>,
+  z.output<typeof leaveOrganizationSchema>
+>;
+
 /** Leaves (the only owner cannot: the service says so in the dialog) and goes to the list. */
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
-  const { organization } = await organizationOfPage(url, auth, params.slug);
-  const submission = parseWithZod(await request.formData(), { schema: leaveOrganizationSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/organization/leave");
-    await leaveOrganization(auth, organization.id, meta);
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(
-    localizePath("/organizations", getLocale(context)),
-    { type: "success", title: organizationT(context)("leave.left", { name: organization.name }) },
-    { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
-  );
-}
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params }, auth }: PageContext<"required">) => organizationOfPage(url, auth, params.slug!),
+  intents: {
+    "leave-organization": intent({
+      schema: leaveOrganizationSchema,
+      rateLimit: "/organization/leave",
+      async run({ args: { context }, auth, meta, locale, page: { organization } }: Ctx) {
+        await leaveOrganization(auth, organization.id, meta);
+        return redirectWithToast(
+          localizePath("/organizations", locale),
+          { type: "success", title: organizationT(context)("leave.left", { name: organization.name }) },
+          { headers: cookieHeaders(await clearedActive(auth, organization.id)) },
+        );
+      },
+    }),
+  },
+});
 
 export default function LeaveOrganization({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

@@ -2,6 +2,7 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { Form, useActionData, useFetcher } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/new-organization";
 import type { loader as checkSlugLoader } from "~/routes/resources/check-slug";
 import { SubmitButton } from "~/components/ui/Button";
@@ -16,13 +17,11 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { cookieHeaders, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { requireUser } from "~/server/auth/guards.server";
+import { cookieHeaders } from "~/server/forms.server";
 import { createOrganization } from "~/server/organization/organizations.server";
 import { freeSlug, organizationT } from "~/server/organization/pages.server";
+import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -44,31 +43,33 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** Creates the organization (it becomes the active one) and opens its page. */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: createOrganizationSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const { name } = submission.value;
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/organization/create");
-    // Without JavaScript nobody suggested a slug while the name was typed: the server does.
-    const slug = submission.value.slug ?? (await freeSlug(name));
-    const { organization, setCookies } = await createOrganization({ auth }, { name, slug }, meta);
-    return redirectWithToast(
-      localizePath(`/organizations/${organization.slug}`, locale),
-      { type: "success", title: organizationT(context)("new.created", { name: organization.name }) },
-      { headers: cookieHeaders(setCookies) },
-    );
-  } catch (error) {
-    return failed(submission, error, { ORGANIZATION_ALREADY_EXISTS: "slug", ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" });
-  }
-}
+export const action = pageAction({
+  auth: "required",
+  intents: {
+    "create-organization": intent({
+      schema: createOrganizationSchema,
+      rateLimit: "/organization/create",
+      fields: { ORGANIZATION_ALREADY_EXISTS: "slug", ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" },
+      async run({
+        args: { context },
+        auth,
+        meta,
+        locale,
+        value,
+      }: IntentContext<"required", undefined, z.output<typeof createOrganizationSchema>>) {
+        const { name } = value;
+        // Without JavaScript nobody suggested a slug while the name was typed: the server does.
+        const slug = value.slug ?? (await freeSlug(name));
+        const { organization, setCookies } = await createOrganization({ auth }, { name, slug }, meta);
+        return redirectWithToast(
+          localizePath(`/organizations/${organization.slug}`, locale),
+          { type: "success", title: organizationT(context)("new.created", { name: organization.name }) },
+          { headers: cookieHeaders(setCookies) },
+        );
+      },
+    }),
+  },
+});
 
 export default function NewOrganization({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

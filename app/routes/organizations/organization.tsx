@@ -1,6 +1,6 @@
 import { getFormProps, getSelectProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Outlet, useLocation } from "react-router";
+import { Outlet, useLocation } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/organization";
 import { AppLink } from "~/components/AppLink";
 import { RoleBadge, useRoleText } from "~/components/RoleBadge";
@@ -29,13 +29,8 @@ import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
 import { getAuthSession } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
-import { failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
 import { updateMemberRole, updateOrganization } from "~/server/organization/organizations.server";
 import { cancelInvitation, inviteMember } from "~/server/organization/invitations.server";
 import {
@@ -49,6 +44,7 @@ import {
 } from "~/server/organization/pages.server";
 import { createTeam } from "~/server/organization/teams.server";
 import { assignableRoles, can, grantsOf, mayActOnMember } from "~/server/organization/permissions.server";
+import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -115,122 +111,116 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-/**
- * The settings form, the members' role forms, the invitation forms and the new team form;
- * `intent` tells them apart. A success
- * redirects (replacing the history entry) with a toast, so every loader runs again; a
- * failure answers the form it came from, told apart by `key`.
- */
-export async function action({ request, url, params, context }: Route.ActionArgs) {
-  const auth = getAuthSession(context)!; // the menu layout's middleware made sure
-  const { organization } = await organizationOfPage(url, auth, params.slug);
-  const locale = getLocale(context);
-  const t = organizationT(context);
-  const meta = requestMeta(request, context);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  // Back to the page of members the form was on.
-  const done = (title: string, slug = organization.slug) =>
-    redirectWithToast(
-      membersPath(localizePath(`/organizations/${slug}`, locale), pageOf(url)),
-      { type: "success", title },
-      { headers: { "X-Remix-Replace": "true" } },
-    );
+/** What each form's verb gets: the signed-in caller, the organization of the URL, the form. */
+type Ctx<S extends z.ZodType> = IntentContext<"required", Awaited<ReturnType<typeof organizationOfPage>>, z.output<S>>;
 
-  if (intent === "update-organization") {
-    const extra = { key: intent };
-    const submission = parseWithZod(formData, { schema: updateOrganizationSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const { name, slug, logo, metadata } = submission.value;
-    try {
-      await enforceRateLimit(meta.ipAddress, "/organization/update");
-      const updated = await updateOrganization(
-        auth,
-        // An emptied field clears the logo or the metadata.
-        { organizationId: organization.id, data: { name, slug, logo: logo ?? null, metadata: metadata ?? null } },
-        meta,
-      );
-      return done(t("settings.saved"), updated.slug);
-    } catch (error) {
-      return failed(submission, error, { ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" }, extra);
-    }
-  }
+/** Back to the page of members the form was on, with a toast (replacing the history entry). */
+function done({ args, locale, page }: Ctx<z.ZodType>, title: string, slug = page.organization.slug) {
+  return redirectWithToast(
+    membersPath(localizePath(`/organizations/${slug}`, locale), pageOf(args.url)),
+    { type: "success", title },
+    { headers: { "X-Remix-Replace": "true" } },
+  );
+}
 
-  if (intent === "update-member-role") {
-    const extra = { key: `${intent}-${String(formData.get("memberId"))}` };
-    const submission = parseWithZod(formData, { schema: updateMemberRoleSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const { memberId, role } = submission.value;
-    try {
-      await enforceRateLimit(meta.ipAddress, "/organization/update-member-role");
-      await updateMemberRole(auth, { memberId, role, organizationId: organization.id }, meta);
-    } catch (error) {
-      return failed(submission, error, { ROLE_NOT_FOUND: "role" }, extra);
-    }
-    const name = (await memberOfPage(organization.id, { id: memberId }))?.user.name ?? "";
-    return done(t("members.roleSaved", { name }));
-  }
-
-  if (intent === "invite-member") {
-    const extra = { key: intent };
-    const submission = parseWithZod(formData, { schema: inviteMemberSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const { email, role, teamId } = submission.value;
-    try {
-      await enforceRateLimit(meta.ipAddress, "/organization/invite-member");
-      await inviteMember(auth, { email, role, teamId, organizationId: organization.id }, meta);
-    } catch (error) {
-      return failed(submission, error, INVITE_ERROR_FIELDS, extra);
-    }
-    return done(t("invitations.sent", { email }));
-  }
-
-  if (intent === "resend-invitation" || intent === "cancel-invitation") {
-    const extra = { key: `invitation-${String(formData.get("invitationId"))}` };
-    const submission = parseWithZod(formData, { schema: invitationActionSchema });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const resend = intent === "resend-invitation";
-    let email;
-    try {
-      await enforceRateLimit(meta.ipAddress, `/organization/${intent}`);
-      const invitation = await pendingInvitationOfPage(auth, organization.id, submission.value.invitationId);
-      email = invitation.email;
+/** Resend and Cancel, the buttons of an invitation's row: its refusals show on that row. */
+function invitationIntent(name: "resend-invitation" | "cancel-invitation") {
+  return intent({
+    schema: invitationActionSchema,
+    rateLimit: `/organization/${name}`,
+    extra: (formData) => ({ key: `invitation-${String(formData.get("invitationId"))}` }),
+    async run(ctx: Ctx<typeof invitationActionSchema>) {
+      const { auth, meta, page } = ctx;
+      const organizationId = page.organization.id;
+      const invitation = await pendingInvitationOfPage(auth, organizationId, ctx.value.invitationId);
+      const { email } = invitation;
+      const resend = name === "resend-invitation";
       if (resend) {
-        await inviteMember(auth, { email, role: invitation.role, organizationId: organization.id, resend }, meta);
+        await inviteMember(auth, { email, role: invitation.role, organizationId, resend }, meta);
       } else {
         await cancelInvitation(auth, invitation.id, meta);
       }
-    } catch (error) {
-      return failed(submission, error, {}, extra);
-    }
-    return done(t(resend ? "invitations.resent" : "invitations.canceled", { email }));
-  }
-
-  if (intent === "create-team") {
-    const extra = { key: intent };
-    const submission = parseWithZod(formData, { schema: createTeamSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const { name } = submission.value;
-    try {
-      await enforceRateLimit(meta.ipAddress, "/organization/create-team");
-      await createTeam(auth, { name, organizationId: organization.id }, meta);
-    } catch (error) {
-      return failed(submission, error, {}, extra);
-    }
-    return done(t("teams.created", { name }));
-  }
-
-  throw data("Unknown intent", { status: 400 });
+      return done(
+        ctx,
+        organizationT(ctx.args.context)(resend ? "invitations.resent" : "invitations.canceled", { email }),
+      );
+    },
+  });
 }
 
-/** The invitation refusals that are about one field of the form. */
-const INVITE_ERROR_FIELDS = {
-  USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "email",
-  USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "email",
-  YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: "role",
-  TEAM_NOT_FOUND: "teamId",
-  TEAM_MEMBER_LIMIT_REACHED: "teamId",
-};
+/**
+ * The settings form, the members' role forms, the invitation forms and the new team form;
+ * `intent` tells them apart. A success redirects (replacing the history entry) with a toast,
+ * so every loader runs again; a failure answers the form it came from, told apart by `key`.
+ */
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params }, auth }: PageContext<"required">) => organizationOfPage(url, auth, params.slug!),
+  intents: {
+    "update-organization": intent({
+      schema: updateOrganizationSchema,
+      rateLimit: "/organization/update",
+      fields: { ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" },
+      extra: () => ({ key: "update-organization" }),
+      async run(ctx: Ctx<typeof updateOrganizationSchema>) {
+        const { name, slug, logo, metadata } = ctx.value;
+        const updated = await updateOrganization(
+          ctx.auth,
+          // An emptied field clears the logo or the metadata.
+          {
+            organizationId: ctx.page.organization.id,
+            data: { name, slug, logo: logo ?? null, metadata: metadata ?? null },
+          },
+          ctx.meta,
+        );
+        return done(ctx, organizationT(ctx.args.context)("settings.saved"), updated.slug);
+      },
+    }),
+    "update-member-role": intent({
+      schema: updateMemberRoleSchema,
+      rateLimit: "/organization/update-member-role",
+      fields: { ROLE_NOT_FOUND: "role" },
+      extra: (formData) => ({ key: `update-member-role-${String(formData.get("memberId"))}` }),
+      async run(ctx: Ctx<typeof updateMemberRoleSchema>) {
+        const { memberId, role } = ctx.value;
+        const organizationId = ctx.page.organization.id;
+        await updateMemberRole(ctx.auth, { memberId, role, organizationId }, ctx.meta);
+        const name = (await memberOfPage(organizationId, { id: memberId }))?.user.name ?? "";
+        return done(ctx, organizationT(ctx.args.context)("members.roleSaved", { name }));
+      },
+    }),
+    "invite-member": intent({
+      schema: inviteMemberSchema,
+      rateLimit: "/organization/invite-member",
+      // The refusals that are about one field of the form.
+      fields: {
+        USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION: "email",
+        USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION: "email",
+        YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE: "role",
+        TEAM_NOT_FOUND: "teamId",
+        TEAM_MEMBER_LIMIT_REACHED: "teamId",
+      },
+      extra: () => ({ key: "invite-member" }),
+      async run(ctx: Ctx<typeof inviteMemberSchema>) {
+        const { email, role, teamId } = ctx.value;
+        await inviteMember(ctx.auth, { email, role, teamId, organizationId: ctx.page.organization.id }, ctx.meta);
+        return done(ctx, organizationT(ctx.args.context)("invitations.sent", { email }));
+      },
+    }),
+    "resend-invitation": invitationIntent("resend-invitation"),
+    "cancel-invitation": invitationIntent("cancel-invitation"),
+    "create-team": intent({
+      schema: createTeamSchema,
+      rateLimit: "/organization/create-team",
+      extra: () => ({ key: "create-team" }),
+      async run(ctx: Ctx<typeof createTeamSchema>) {
+        const { name } = ctx.value;
+        await createTeam(ctx.auth, { name, organizationId: ctx.page.organization.id }, ctx.meta);
+        return done(ctx, organizationT(ctx.args.context)("teams.created", { name }));
+      },
+    }),
+  },
+});
 
 // ---------------------------------------------------------------------------------------
 

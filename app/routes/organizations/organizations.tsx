@@ -1,5 +1,5 @@
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useNavigation } from "react-router";
+import { Form, useNavigation } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/organizations";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
@@ -11,14 +11,12 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { loadEnv } from "~/server/env.server";
 import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
 import { listUserInvitations } from "~/server/organization/invitations.server";
 import { setActiveOrganization } from "~/server/organization/organizations.server";
 import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
+import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { RoleBadge } from "~/components/RoleBadge";
@@ -49,22 +47,32 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
  * Sets the active organization: this page's buttons and the menu's switcher post here. Back
  * to `redirectTo` (the switcher's page) or this list, with a toast either way.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
-  const submission = parseWithZod(await request.formData(), { schema: setActiveSchema });
-  if (submission.status !== "success") throw data("Bad request", { status: 400 });
-  const { organizationId, redirectTo } = submission.value;
-  const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", getLocale(context));
-  try {
-    await enforceRateLimit(requestMeta(request, context).ipAddress, "/organization/set-active");
-    const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });
-    const title = organizationT(context)("switched", { name: organization?.name });
-    return redirectWithToast(back, { type: "success", title }, { headers: cookieHeaders(setCookies) });
-  } catch (error) {
-    return redirectWithToast(back, { type: "error", title: errorTitle(authT(context), error) });
-  }
-}
+export const action = pageAction({
+  auth: "required",
+  intents: {
+    "set-active": intent({
+      schema: setActiveSchema,
+      rateLimit: "/organization/set-active",
+      refusal: "toast",
+      async run({
+        args: { context },
+        auth,
+        locale,
+        value: { organizationId, redirectTo },
+      }: IntentContext<"required", undefined, z.output<typeof setActiveSchema>>) {
+        const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", locale);
+        try {
+          const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });
+          const title = organizationT(context)("switched", { name: organization?.name });
+          return redirectWithToast(back, { type: "success", title }, { headers: cookieHeaders(setCookies) });
+        } catch (error) {
+          // A refusal goes back too, to the switcher's page.
+          return redirectWithToast(back, { type: "error", title: errorTitle(authT(context), error) });
+        }
+      },
+    }),
+  },
+});
 
 export default function Organizations({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

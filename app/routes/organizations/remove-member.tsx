@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { Form, useActionData } from "react-router";
+import { Form, useActionData, type RouterContextProvider } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/remove-member";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -12,12 +12,10 @@ import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
 import { getLocale, notFound } from "~/server/i18n.server";
 import { removeMember } from "~/server/organization/organizations.server";
 import { memberOfPage, organizationOfPage, organizationT } from "~/server/organization/pages.server";
+import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -30,7 +28,15 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * The member to remove, by the URL's id, and the page of members the dialog was opened
  * from (where it goes back to); whether the caller may remove them is for the service to say.
  */
-async function memberToRemove({ url, params, context }: Route.LoaderArgs | Route.ActionArgs) {
+async function memberToRemove({
+  url,
+  params,
+  context,
+}: {
+  url: URL;
+  params: { slug: string; memberId: string };
+  context: Readonly<RouterContextProvider>;
+}) {
   requireUser(context); // the menu layout's middleware has already made sure
   const auth = getAuthSession(context)!;
   const { organization } = await organizationOfPage(url, auth, params.slug);
@@ -57,23 +63,27 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
-export async function action(args: Route.ActionArgs) {
-  const { auth, organization, member, back } = await memberToRemove(args);
-  const { request, context } = args;
-  const submission = parseWithZod(await request.formData(), { schema: removeMemberSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/organization/remove-member");
-    await removeMember(auth, { memberIdOrEmail: member.id, organizationId: organization.id }, meta);
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(back, {
-    type: "success",
-    title: organizationT(context)("members.removed", { name: member.user.name }),
-  });
-}
+/** What the verb gets: the signed-in caller, the organization and the member of the URL. */
+type Ctx = IntentContext<"required", Awaited<ReturnType<typeof memberToRemove>>, z.output<typeof removeMemberSchema>>;
+
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+    memberToRemove({ url, context, params: { slug: params.slug!, memberId: params.memberId! } }),
+  intents: {
+    "remove-member": intent({
+      schema: removeMemberSchema,
+      rateLimit: "/organization/remove-member",
+      async run({ args: { context }, auth, meta, page: { organization, member, back } }: Ctx) {
+        await removeMember(auth, { memberIdOrEmail: member.id, organizationId: organization.id }, meta);
+        return redirectWithToast(back, {
+          type: "success",
+          title: organizationT(context)("members.removed", { name: member.user.name }),
+        });
+      },
+    }),
+  },
+});
 
 export default function RemoveMember({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

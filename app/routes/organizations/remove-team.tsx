@@ -1,6 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/remove-team";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -11,12 +11,9 @@ import { removeTeamSchema } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
 import { organizationT, teamOfRequest } from "~/server/organization/pages.server";
 import { removeTeam } from "~/server/organization/teams.server";
+import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -36,23 +33,27 @@ export async function loader(args: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
-export async function action(args: Route.ActionArgs) {
-  const { auth, organization, team } = await teamOfRequest(args);
-  const { request, context } = args;
-  const submission = parseWithZod(await request.formData(), { schema: removeTeamSchema });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/organization/remove-team");
-    await removeTeam(auth, { teamId: team.id, organizationId: organization.id }, meta);
-  } catch (error) {
-    return failed(submission, error);
-  }
-  return redirectWithToast(localizePath(`/organizations/${organization.slug}`, getLocale(context)), {
-    type: "success",
-    title: organizationT(context)("teams.removed", { name: team.name }),
-  });
-}
+/** What the verb gets: the signed-in caller, the organization and the team of the URL. */
+type Ctx = IntentContext<"required", Awaited<ReturnType<typeof teamOfRequest>>, z.output<typeof removeTeamSchema>>;
+
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+    teamOfRequest({ url, context, params: { slug: params.slug!, teamId: params.teamId! } }),
+  intents: {
+    "remove-team": intent({
+      schema: removeTeamSchema,
+      rateLimit: "/organization/remove-team",
+      async run({ args: { context }, auth, meta, locale, page: { organization, team } }: Ctx) {
+        await removeTeam(auth, { teamId: team.id, organizationId: organization.id }, meta);
+        return redirectWithToast(localizePath(`/organizations/${organization.slug}`, locale), {
+          type: "success",
+          title: organizationT(context)("teams.removed", { name: team.name }),
+        });
+      },
+    }),
+  },
+});
 
 export default function RemoveTeam({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

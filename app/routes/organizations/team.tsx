@@ -1,6 +1,6 @@
 import { getFormProps } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
-import { data, Form, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
+import type { z } from "zod";
 import type { Route } from "./+types/team";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog } from "~/components/ui/ConfirmDialog";
@@ -15,14 +15,10 @@ import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
 import { memberOfPage, organizationT, teamCandidates, teamOfRequest } from "~/server/organization/pages.server";
 import { can, grantsOf } from "~/server/organization/permissions.server";
 import { addTeamMember, removeTeamMember, updateTeam } from "~/server/organization/teams.server";
+import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -56,57 +52,60 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.team.name, location, matches });
 
-/** Rename, add a member, take one out: back to this dialog with a toast, or the form's errors. */
-export async function action(args: Route.ActionArgs) {
-  const { auth, organization, team } = await teamOfRequest(args);
-  const { request, url, context } = args;
-  const locale = getLocale(context);
-  const t = organizationT(context);
-  const meta = requestMeta(request, context);
-  const formData = await request.formData();
-  const intent = formData.get("intent");
-  // Back to the dialog, with the search it had (to add several people it finds).
-  const query = queryOf(url);
-  const done = (title: string) =>
-    redirectWithToast(
-      localizePath(`/organizations/${organization.slug}/teams/${team.id}`, locale) +
-        (query ? `?${new URLSearchParams({ q: query })}` : ""),
-      { type: "success", title },
-      { headers: { "X-Remix-Replace": "true" } },
-    );
+/** What each form's verb gets: the signed-in caller, the organization and the team of the URL, the form. */
+type Ctx<S extends z.ZodType> = IntentContext<"required", Awaited<ReturnType<typeof teamOfRequest>>, z.output<S>>;
 
-  if (intent === "rename-team") {
-    const extra = { key: intent };
-    const submission = parseWithZod(formData, { schema: renameTeamSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const { name } = submission.value;
-    try {
-      await enforceRateLimit(meta.ipAddress, "/organization/update-team");
-      await updateTeam(auth, { teamId: team.id, data: { name, organizationId: organization.id } }, meta);
-    } catch (error) {
-      return failed(submission, error, {}, extra);
-    }
-    return done(t("teams.renamed", { name }));
-  }
-
-  if (intent === "add-team-member" || intent === "remove-team-member") {
-    const add = intent === "add-team-member";
-    const extra = { key: add ? intent : `${intent}-${String(formData.get("userId"))}` };
-    const submission = parseWithZod(formData, { schema: teamMemberSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    const input = { teamId: team.id, userId: submission.value.userId, organizationId: organization.id };
-    try {
-      await enforceRateLimit(meta.ipAddress, `/organization/${intent}`);
-      await (add ? addTeamMember(auth, input, meta) : removeTeamMember(auth, input, meta));
-    } catch (error) {
-      return failed(submission, error, add ? { USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "userId" } : {}, extra);
-    }
-    const name = (await memberOfPage(organization.id, { userId: input.userId }))?.user.name ?? "";
-    return done(t(add ? "teams.memberAdded" : "teams.memberRemoved", { name, team: team.name }));
-  }
-
-  throw data("Unknown intent", { status: 400 });
+/** Back to the dialog with a toast, with the search it had (to add several people it finds). */
+function done({ args, locale, page }: Ctx<z.ZodType>, title: string) {
+  const query = queryOf(args.url);
+  return redirectWithToast(
+    localizePath(`/organizations/${page.organization.slug}/teams/${page.team.id}`, locale) +
+      (query ? `?${new URLSearchParams({ q: query })}` : ""),
+    { type: "success", title },
+    { headers: { "X-Remix-Replace": "true" } },
+  );
 }
+
+/** Adding a member of the organization to the team, or taking one out (a button on their row). */
+function teamMemberIntent(name: "add-team-member" | "remove-team-member") {
+  const add = name === "add-team-member";
+  return intent({
+    schema: teamMemberSchema,
+    rateLimit: `/organization/${name}`,
+    fields: add ? { USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION: "userId" } : {},
+    extra: (formData) => ({ key: add ? name : `${name}-${String(formData.get("userId"))}` }),
+    async run(ctx: Ctx<typeof teamMemberSchema>) {
+      const { organization, team } = ctx.page;
+      const input = { teamId: team.id, userId: ctx.value.userId, organizationId: organization.id };
+      await (add ? addTeamMember(ctx.auth, input, ctx.meta) : removeTeamMember(ctx.auth, input, ctx.meta));
+      const member = await memberOfPage(organization.id, { userId: input.userId });
+      const title = add ? "teams.memberAdded" : "teams.memberRemoved";
+      return done(ctx, organizationT(ctx.args.context)(title, { name: member?.user.name ?? "", team: team.name }));
+    },
+  });
+}
+
+/** Rename, add a member, take one out: back to this dialog with a toast, or the form's errors. */
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+    teamOfRequest({ url, context, params: { slug: params.slug!, teamId: params.teamId! } }),
+  intents: {
+    "rename-team": intent({
+      schema: renameTeamSchema,
+      rateLimit: "/organization/update-team",
+      extra: () => ({ key: "rename-team" }),
+      async run(ctx: Ctx<typeof renameTeamSchema>) {
+        const { organization, team } = ctx.page;
+        const { name } = ctx.value;
+        await updateTeam(ctx.auth, { teamId: team.id, data: { name, organizationId: organization.id } }, ctx.meta);
+        return done(ctx, organizationT(ctx.args.context)("teams.renamed", { name }));
+      },
+    }),
+    "add-team-member": teamMemberIntent("add-team-member"),
+    "remove-team-member": teamMemberIntent("remove-team-member"),
+  },
+});
 
 type LoaderData = Route.ComponentProps["loaderData"];
 

@@ -2,10 +2,9 @@ import { data } from "react-router";
 import type { Route } from "./+types/check-slug";
 import { isSlug } from "~/lib/organization-forms";
 import { getUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { isAppError } from "~/server/errors.server";
 import { checkSlug } from "~/server/organization/organizations.server";
+import { limitRate } from "~/server/page-action.server";
 
 /**
  * The create form's live check (`?slug=`), for signed-in users: `error` is null when the
@@ -17,7 +16,7 @@ export async function loader({ request, url, context }: Route.LoaderArgs) {
   if (!getUser(context)) return data({ slug, error: "UNAUTHORIZED" }, { status: 401 });
   if (!isSlug(slug)) return { slug, error: "VALIDATION_ERROR" };
   try {
-    await enforceRateLimit(requestMeta(request, context).ipAddress, "/organization/check-slug");
+    await limitRate({ request, context }, "/organization/check-slug");
     await checkSlug(slug);
     return { slug, error: null as string | null };
   } catch (error) {
