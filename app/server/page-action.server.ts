@@ -115,7 +115,7 @@ type Answer<I> =
 
 /** `intent`, bound to a page's session need and what its `prepare` finds, so both are typed in `run`. */
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an intent without extra adds nothing
-type IntentOf<A extends AuthNeed, P> = <S extends z.ZodType, R, E extends object = {}>(
+export type IntentOf<A extends AuthNeed, P> = <S extends z.ZodType, R, E extends object = {}>(
   spec: IntentSpec<A, P, S, R, E>,
 ) => Intent<A, P, R, E>;
 

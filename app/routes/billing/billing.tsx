@@ -1,5 +1,4 @@
 import { Form, redirect, useNavigation } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/billing";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
@@ -13,7 +12,7 @@ import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { billingPortal, cancelSubscription, referenceOf, restoreSubscription } from "~/server/billing/billing.server";
 import { billingAccounts, billingT, type BillingAccount } from "~/server/billing/pages.server";
-import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -32,17 +31,16 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** What each button's verb gets: the signed-in caller and whose subscription it is. */
-type Ctx = IntentContext<"required", undefined, z.output<typeof manageSubscriptionSchema>>;
 
 /** Cancel at period end, restore, or off to the provider's portal; back here with a toast. */
 export const action = pageAction({
   auth: "required",
-  intents: {
+  intents: (intent) => ({
     cancel: intent({
       schema: manageSubscriptionSchema,
       rateLimit: "/subscription/cancel",
       refusal: "toast",
-      async run({ args: { context }, auth, meta, locale, value: { referenceId } }: Ctx) {
+      async run({ args: { context }, auth, meta, locale, value: { referenceId } }) {
         const { row } = await cancelSubscription(auth, referenceOf(auth, referenceId), meta);
         const date = row.periodEnd ? billingDate(locale, row.periodEnd) : "";
         return redirectWithToast(localizePath("/billing", locale), {
@@ -55,7 +53,7 @@ export const action = pageAction({
       schema: manageSubscriptionSchema,
       rateLimit: "/subscription/restore",
       refusal: "toast",
-      async run({ args: { context }, auth, meta, locale, value: { referenceId } }: Ctx) {
+      async run({ args: { context }, auth, meta, locale, value: { referenceId } }) {
         await restoreSubscription(auth, referenceOf(auth, referenceId), meta);
         return redirectWithToast(localizePath("/billing", locale), {
           type: "success",
@@ -67,12 +65,12 @@ export const action = pageAction({
       schema: manageSubscriptionSchema,
       rateLimit: "/subscription/billing-portal",
       refusal: "toast",
-      async run({ auth, locale, value: { referenceId } }: Ctx) {
+      async run({ auth, locale, value: { referenceId } }) {
         const returnUrl = localizePath("/billing", locale);
         return redirect(await billingPortal(auth, { ...referenceOf(auth, referenceId), returnUrl }));
       },
     }),
-  },
+  }),
 });
 
 export default function Billing({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, redirect, useActionData } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/checkout";
 import { AppLink } from "~/components/AppLink";
 import { SubmitButton } from "~/components/ui/Button";
@@ -16,7 +15,7 @@ import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
 import { referenceOf, upgrade } from "~/server/billing/billing.server";
 import { billingAccounts, planOfQuery } from "~/server/billing/pages.server";
-import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 
 export const handle = { i18n: ["auth", "billing", "pricing"] };
@@ -50,17 +49,11 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 /** Off to the provider's checkout (or its portal, to change an existing plan). */
 export const action = pageAction({
   auth: "required",
-  intents: {
+  intents: (intent) => ({
     checkout: intent({
       schema: checkoutSchema,
       rateLimit: "/subscription/upgrade",
-      async run({
-        args: { url },
-        auth,
-        meta,
-        locale,
-        value: { plan, interval, referenceId },
-      }: IntentContext<"required", undefined, z.output<typeof checkoutSchema>>) {
+      async run({ args: { url }, auth, meta, locale, value: { plan, interval, referenceId } }) {
         const checkout = await upgrade(
           auth,
           {
@@ -78,7 +71,7 @@ export const action = pageAction({
         return redirect(checkout.url);
       },
     }),
-  },
+  }),
 });
 
 export default function Checkout({ loaderData }: Route.ComponentProps) {

@@ -1,7 +1,6 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { Form, useActionData, type RouterContextProvider } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/delete-organization";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -20,7 +19,7 @@ import { cookieHeaders } from "~/server/forms.server";
 import { notFound } from "~/server/i18n.server";
 import { deleteOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
-import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -57,22 +56,17 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** What the verb gets: the signed-in caller, the organization of the URL, the confirmation. */
-type Ctx = IntentContext<
-  "required",
-  Awaited<ReturnType<typeof organizationToDelete>>,
-  z.output<ReturnType<typeof deleteOrganizationSchema>>
->;
 
 /** Deletes (owners only: the service refuses anyone else in the dialog) and goes to the list. */
 export const action = pageAction({
   auth: "required",
-  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+  prepare: ({ args: { url, params, context } }) =>
     organizationToDelete({ url, context, params: { slug: params.slug! } }),
-  intents: {
+  intents: (intent) => ({
     "delete-organization": intent({
-      schema: ({ page }: Pick<Ctx, "page">) => deleteOrganizationSchema(page.organization.slug),
+      schema: ({ page }) => deleteOrganizationSchema(page.organization.slug),
       rateLimit: "/organization/delete",
-      async run({ args: { context }, auth, meta, locale, page: { organization } }: Ctx) {
+      async run({ args: { context }, auth, meta, locale, page: { organization } }) {
         await deleteOrganization(auth, organization.id, meta);
         return redirectWithToast(
           localizePath("/organizations", locale),
@@ -81,7 +75,7 @@ export const action = pageAction({
         );
       },
     }),
-  },
+  }),
 });
 
 export default function DeleteOrganization({ loaderData, params }: Route.ComponentProps) {

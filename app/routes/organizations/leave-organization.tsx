@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/leave-organization";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -15,7 +14,7 @@ import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { leaveOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
-import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -33,21 +32,16 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** What the verb gets: the signed-in caller, the organization of the URL. */
-type Ctx = IntentContext<
-  "required",
-  Awaited<ReturnType<typeof organizationOfPage>>,
-  z.output<typeof leaveOrganizationSchema>
->;
 
 /** Leaves (the only owner cannot: the service says so in the dialog) and goes to the list. */
 export const action = pageAction({
   auth: "required",
-  prepare: ({ args: { url, params }, auth }: PageContext<"required">) => organizationOfPage(url, auth, params.slug!),
-  intents: {
+  prepare: ({ args: { url, params }, auth }) => organizationOfPage(url, auth, params.slug!),
+  intents: (intent) => ({
     "leave-organization": intent({
       schema: leaveOrganizationSchema,
       rateLimit: "/organization/leave",
-      async run({ args: { context }, auth, meta, locale, page: { organization } }: Ctx) {
+      async run({ args: { context }, auth, meta, locale, page: { organization } }) {
         await leaveOrganization(auth, organization.id, meta);
         return redirectWithToast(
           localizePath("/organizations", locale),
@@ -56,7 +50,7 @@ export const action = pageAction({
         );
       },
     }),
-  },
+  }),
 });
 
 export default function LeaveOrganization({ loaderData, params }: Route.ComponentProps) {

@@ -2,7 +2,6 @@ import { getFormProps, useForm } from "@conform-to/react";
 import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
 import { useEffect, useRef } from "react";
 import { Form, useActionData, useFetcher } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/new-organization";
 import type { loader as checkSlugLoader } from "~/routes/resources/check-slug";
 import { SubmitButton } from "~/components/ui/Button";
@@ -21,7 +20,7 @@ import { requireUser } from "~/server/auth/guards.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { createOrganization } from "~/server/organization/organizations.server";
 import { freeSlug, organizationT } from "~/server/organization/pages.server";
-import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -45,18 +44,12 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 /** Creates the organization (it becomes the active one) and opens its page. */
 export const action = pageAction({
   auth: "required",
-  intents: {
+  intents: (intent) => ({
     "create-organization": intent({
       schema: createOrganizationSchema,
       rateLimit: "/organization/create",
       fields: { ORGANIZATION_ALREADY_EXISTS: "slug", ORGANIZATION_SLUG_ALREADY_TAKEN: "slug" },
-      async run({
-        args: { context },
-        auth,
-        meta,
-        locale,
-        value,
-      }: IntentContext<"required", undefined, z.output<typeof createOrganizationSchema>>) {
+      async run({ args: { context }, auth, meta, locale, value }) {
         const { name } = value;
         // Without JavaScript nobody suggested a slug while the name was typed: the server does.
         const slug = value.slug ?? (await freeSlug(name));
@@ -68,7 +61,7 @@ export const action = pageAction({
         );
       },
     }),
-  },
+  }),
 });
 
 export default function NewOrganization({ loaderData }: Route.ComponentProps) {

@@ -44,7 +44,7 @@ import {
 } from "~/server/organization/pages.server";
 import { createTeam } from "~/server/organization/teams.server";
 import { assignableRoles, can, grantsOf, mayActOnMember } from "~/server/organization/permissions.server";
-import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
+import { pageAction, type IntentContext, type IntentOf } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -112,7 +112,9 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** What each form's verb gets: the signed-in caller, the organization of the URL, the form. */
-type Ctx<S extends z.ZodType> = IntentContext<"required", Awaited<ReturnType<typeof organizationOfPage>>, z.output<S>>;
+
+type Page = Awaited<ReturnType<typeof organizationOfPage>>;
+type Ctx<S extends z.ZodType> = IntentContext<"required", Page, z.output<S>>;
 
 /** Back to the page of members the form was on, with a toast (replacing the history entry). */
 function done({ args, locale, page }: Ctx<z.ZodType>, title: string, slug = page.organization.slug) {
@@ -124,7 +126,7 @@ function done({ args, locale, page }: Ctx<z.ZodType>, title: string, slug = page
 }
 
 /** Resend and Cancel, the buttons of an invitation's row: its refusals show on that row. */
-function invitationIntent(name: "resend-invitation" | "cancel-invitation") {
+function invitationIntent(intent: IntentOf<"required", Page>, name: "resend-invitation" | "cancel-invitation") {
   return intent({
     schema: invitationActionSchema,
     rateLimit: `/organization/${name}`,
@@ -155,8 +157,8 @@ function invitationIntent(name: "resend-invitation" | "cancel-invitation") {
  */
 export const action = pageAction({
   auth: "required",
-  prepare: ({ args: { url, params }, auth }: PageContext<"required">) => organizationOfPage(url, auth, params.slug!),
-  intents: {
+  prepare: ({ args: { url, params }, auth }) => organizationOfPage(url, auth, params.slug!),
+  intents: (intent) => ({
     "update-organization": intent({
       schema: updateOrganizationSchema,
       rateLimit: "/organization/update",
@@ -207,8 +209,8 @@ export const action = pageAction({
         return done(ctx, organizationT(ctx.args.context)("invitations.sent", { email }));
       },
     }),
-    "resend-invitation": invitationIntent("resend-invitation"),
-    "cancel-invitation": invitationIntent("cancel-invitation"),
+    "resend-invitation": invitationIntent(intent, "resend-invitation"),
+    "cancel-invitation": invitationIntent(intent, "cancel-invitation"),
     "create-team": intent({
       schema: createTeamSchema,
       rateLimit: "/organization/create-team",
@@ -219,7 +221,7 @@ export const action = pageAction({
         return done(ctx, organizationT(ctx.args.context)("teams.created", { name }));
       },
     }),
-  },
+  }),
 });
 
 // ---------------------------------------------------------------------------------------

@@ -1,5 +1,4 @@
 import { Form, useNavigation } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/organizations";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
@@ -16,7 +15,7 @@ import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
 import { listUserInvitations } from "~/server/organization/invitations.server";
 import { setActiveOrganization } from "~/server/organization/organizations.server";
 import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
-import { intent, pageAction, type IntentContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { RoleBadge } from "~/components/RoleBadge";
@@ -49,17 +48,12 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
  */
 export const action = pageAction({
   auth: "required",
-  intents: {
+  intents: (intent) => ({
     "set-active": intent({
       schema: setActiveSchema,
       rateLimit: "/organization/set-active",
       refusal: "toast",
-      async run({
-        args: { context },
-        auth,
-        locale,
-        value: { organizationId, redirectTo },
-      }: IntentContext<"required", undefined, z.output<typeof setActiveSchema>>) {
+      async run({ args: { context }, auth, locale, value: { organizationId, redirectTo } }) {
         const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", locale);
         try {
           const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });
@@ -71,7 +65,7 @@ export const action = pageAction({
         }
       },
     }),
-  },
+  }),
 });
 
 export default function Organizations({ loaderData }: Route.ComponentProps) {

@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useActionData, type RouterContextProvider } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/remove-member";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -15,7 +14,7 @@ import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { getLocale, notFound } from "~/server/i18n.server";
 import { removeMember } from "~/server/organization/organizations.server";
 import { memberOfPage, organizationOfPage, organizationT } from "~/server/organization/pages.server";
-import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -64,17 +63,16 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** What the verb gets: the signed-in caller, the organization and the member of the URL. */
-type Ctx = IntentContext<"required", Awaited<ReturnType<typeof memberToRemove>>, z.output<typeof removeMemberSchema>>;
 
 export const action = pageAction({
   auth: "required",
-  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+  prepare: ({ args: { url, params, context } }) =>
     memberToRemove({ url, context, params: { slug: params.slug!, memberId: params.memberId! } }),
-  intents: {
+  intents: (intent) => ({
     "remove-member": intent({
       schema: removeMemberSchema,
       rateLimit: "/organization/remove-member",
-      async run({ args: { context }, auth, meta, page: { organization, member, back } }: Ctx) {
+      async run({ args: { context }, auth, meta, page: { organization, member, back } }) {
         await removeMember(auth, { memberIdOrEmail: member.id, organizationId: organization.id }, meta);
         return redirectWithToast(back, {
           type: "success",
@@ -82,7 +80,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function RemoveMember({ loaderData }: Route.ComponentProps) {

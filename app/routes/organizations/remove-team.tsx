@@ -1,6 +1,5 @@
 import { getFormProps, useForm } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/remove-team";
 import { SubmitButton } from "~/components/ui/Button";
 import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
@@ -13,7 +12,7 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { organizationT, teamOfRequest } from "~/server/organization/pages.server";
 import { removeTeam } from "~/server/organization/teams.server";
-import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -34,17 +33,16 @@ export async function loader(args: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
 /** What the verb gets: the signed-in caller, the organization and the team of the URL. */
-type Ctx = IntentContext<"required", Awaited<ReturnType<typeof teamOfRequest>>, z.output<typeof removeTeamSchema>>;
 
 export const action = pageAction({
   auth: "required",
-  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+  prepare: ({ args: { url, params, context } }) =>
     teamOfRequest({ url, context, params: { slug: params.slug!, teamId: params.teamId! } }),
-  intents: {
+  intents: (intent) => ({
     "remove-team": intent({
       schema: removeTeamSchema,
       rateLimit: "/organization/remove-team",
-      async run({ args: { context }, auth, meta, locale, page: { organization, team } }: Ctx) {
+      async run({ args: { context }, auth, meta, locale, page: { organization, team } }) {
         await removeTeam(auth, { teamId: team.id, organizationId: organization.id }, meta);
         return redirectWithToast(localizePath(`/organizations/${organization.slug}`, locale), {
           type: "success",
@@ -52,7 +50,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function RemoveTeam({ loaderData, params }: Route.ComponentProps) {

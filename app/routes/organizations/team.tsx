@@ -18,7 +18,7 @@ import { useLocalize } from "~/lib/use-root-data";
 import { memberOfPage, organizationT, teamCandidates, teamOfRequest } from "~/server/organization/pages.server";
 import { can, grantsOf } from "~/server/organization/permissions.server";
 import { addTeamMember, removeTeamMember, updateTeam } from "~/server/organization/teams.server";
-import { intent, pageAction, type IntentContext, type PageContext } from "~/server/page-action.server";
+import { pageAction, type IntentContext, type IntentOf } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["auth", "organization"] };
@@ -53,7 +53,9 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.team.name, location, matches });
 
 /** What each form's verb gets: the signed-in caller, the organization and the team of the URL, the form. */
-type Ctx<S extends z.ZodType> = IntentContext<"required", Awaited<ReturnType<typeof teamOfRequest>>, z.output<S>>;
+
+type Page = Awaited<ReturnType<typeof teamOfRequest>>;
+type Ctx<S extends z.ZodType> = IntentContext<"required", Page, z.output<S>>;
 
 /** Back to the dialog with a toast, with the search it had (to add several people it finds). */
 function done({ args, locale, page }: Ctx<z.ZodType>, title: string) {
@@ -67,7 +69,7 @@ function done({ args, locale, page }: Ctx<z.ZodType>, title: string) {
 }
 
 /** Adding a member of the organization to the team, or taking one out (a button on their row). */
-function teamMemberIntent(name: "add-team-member" | "remove-team-member") {
+function teamMemberIntent(intent: IntentOf<"required", Page>, name: "add-team-member" | "remove-team-member") {
   const add = name === "add-team-member";
   return intent({
     schema: teamMemberSchema,
@@ -88,9 +90,9 @@ function teamMemberIntent(name: "add-team-member" | "remove-team-member") {
 /** Rename, add a member, take one out: back to this dialog with a toast, or the form's errors. */
 export const action = pageAction({
   auth: "required",
-  prepare: ({ args: { url, params, context } }: PageContext<"required">) =>
+  prepare: ({ args: { url, params, context } }) =>
     teamOfRequest({ url, context, params: { slug: params.slug!, teamId: params.teamId! } }),
-  intents: {
+  intents: (intent) => ({
     "rename-team": intent({
       schema: renameTeamSchema,
       rateLimit: "/organization/update-team",
@@ -102,9 +104,9 @@ export const action = pageAction({
         return done(ctx, organizationT(ctx.args.context)("teams.renamed", { name }));
       },
     }),
-    "add-team-member": teamMemberIntent("add-team-member"),
-    "remove-team-member": teamMemberIntent("remove-team-member"),
-  },
+    "add-team-member": teamMemberIntent(intent, "add-team-member"),
+    "remove-team-member": teamMemberIntent(intent, "remove-team-member"),
+  }),
 });
 
 type LoaderData = Route.ComponentProps["loaderData"];
