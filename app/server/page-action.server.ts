@@ -87,6 +87,8 @@ interface IntentSpec<A extends AuthNeed, P, S extends z.ZodType, R, E extends ob
   extra?: (formData: FormData) => E;
   /** A refusal shown as a toast on the page (a form that leaves the page, e.g. to a provider). */
   refusal?: "form" | "toast";
+  /** Where a toast refusal lands, when not on the page itself (e.g. the page a menu posted from). */
+  toastTo?: (ctx: IntentContext<A, P, z.output<S>>) => string;
   run(ctx: IntentContext<A, P, z.output<S>>): Promise<R>;
 }
 
@@ -97,6 +99,7 @@ export interface Intent<A extends AuthNeed, P, R, E extends object> {
   fields?: FieldErrors;
   extra?: (formData: FormData) => E;
   refusal?: "form" | "toast";
+  toastTo?: (ctx: IntentContext<A, P, never>) => string;
   run(ctx: IntentContext<A, P, never>): Promise<R>;
 }
 
@@ -151,14 +154,14 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
     const schema = typeof chosen.schema === "function" ? chosen.schema({ ...base, page }) : chosen.schema;
     const submission = parseWithZod(formData, { schema, error: zodErrorMap(locale) });
     if (submission.status !== "success") return invalid(submission, extra);
+    const ctx = { ...base, page, value: submission.value as never, formData, submission: submission as never };
     try {
       await enforceRateLimit(meta.ipAddress, chosen.rateLimit);
-      const ctx = { ...base, page, value: submission.value as never, formData, submission: submission as never };
       return await chosen.run(ctx);
     } catch (error) {
       if (chosen.refusal === "toast") {
-        const { pathname, search } = args.url;
-        return redirectWithToast(pathname + search, { type: "error", title: errorTitle(authT(context), error) });
+        const to = chosen.toastTo?.(ctx) ?? args.url.pathname + args.url.search;
+        return redirectWithToast(to, { type: "error", title: errorTitle(authT(context), error) });
       }
       return failed(submission, error, chosen.fields, extra);
     }

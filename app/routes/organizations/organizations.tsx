@@ -3,7 +3,7 @@ import type { Route } from "./+types/organizations";
 import { AppLink } from "~/components/AppLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { emptyListClass } from "~/components/ui/Table";
-import { localizePath } from "~/i18n/config";
+import { localizePath, type Locale } from "~/i18n/config";
 import { setActiveSchema } from "~/lib/organization-forms";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
@@ -11,7 +11,7 @@ import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { loadEnv } from "~/server/env.server";
-import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
+import { cookieHeaders } from "~/server/forms.server";
 import { listUserInvitations } from "~/server/organization/invitations.server";
 import { setActiveOrganization } from "~/server/organization/organizations.server";
 import { organizationsWithRoles, organizationT } from "~/server/organization/pages.server";
@@ -42,6 +42,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
+/** Where a switch goes back to: the switcher's page (`redirectTo`) when on this site, else this list. */
+const back = ({ value, locale }: { value: { redirectTo?: string }; locale: Locale }) =>
+  safeRedirect(value.redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", locale);
+
 /**
  * Sets the active organization: this page's buttons and the menu's switcher post here. Back
  * to `redirectTo` (the switcher's page) or this list, with a toast either way.
@@ -52,17 +56,15 @@ export const action = pageAction({
     "set-active": intent({
       schema: setActiveSchema,
       rateLimit: "/organization/set-active",
+      // A refusal goes back too, to the switcher's page.
       refusal: "toast",
-      async run({ args: { context }, auth, locale, value: { organizationId, redirectTo } }) {
-        const back = safeRedirect(redirectTo, [loadEnv().BASE_URL]) ?? localizePath("/organizations", locale);
-        try {
-          const { organization, setCookies } = await setActiveOrganization(auth, { organizationId });
-          const title = organizationT(context)("switched", { name: organization?.name });
-          return redirectWithToast(back, { type: "success", title }, { headers: cookieHeaders(setCookies) });
-        } catch (error) {
-          // A refusal goes back too, to the switcher's page.
-          return redirectWithToast(back, { type: "error", title: errorTitle(authT(context), error) });
-        }
+      toastTo: back,
+      async run(ctx) {
+        const { organization, setCookies } = await setActiveOrganization(ctx.auth, {
+          organizationId: ctx.value.organizationId,
+        });
+        const title = organizationT(ctx.args.context)("switched", { name: organization?.name });
+        return redirectWithToast(back(ctx), { type: "success", title }, { headers: cookieHeaders(setCookies) });
       },
     }),
   }),
