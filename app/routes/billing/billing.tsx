@@ -9,7 +9,7 @@ import { billingDate } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { billingPortal, cancelSubscription, referenceOf, restoreSubscription } from "~/server/billing/billing.server";
 import { billingAccounts, billingT, type BillingAccount } from "~/server/billing/pages.server";
 import { pageAction } from "~/server/page-action.server";
@@ -23,8 +23,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  requireUser(context); // the menu layout's middleware has already made sure
-  return { meta: pageMeta(context, "billing"), accounts: await billingAccounts(getAuthSession(context)!) };
+  return { meta: pageMeta(context, "billing"), accounts: await billingAccounts(requireAuthSession(context)) };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>

@@ -12,7 +12,7 @@ import { numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession, localizedRedirect } from "~/server/auth/guards.server";
 import { referenceOf, upgrade } from "~/server/billing/billing.server";
 import { billingAccounts, planOfQuery } from "~/server/billing/pages.server";
 import { pageAction } from "~/server/page-action.server";
@@ -30,10 +30,10 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * in first and comes back here (the menu layout's guard).
  */
 export async function loader({ url, context }: Route.LoaderArgs) {
-  requireUser(context);
+  const auth = requireAuthSession(context);
   const chosen = planOfQuery(url);
   if (!chosen) throw localizedRedirect(url, "/pricing");
-  const accounts = (await billingAccounts(getAuthSession(context)!)).filter((account) => account.canManage);
+  const accounts = (await billingAccounts(auth)).filter((account) => account.canManage);
   // Asked for by the pricing page (?for=); else the Team plan goes to an organization first.
   const asked = accounts.find((account) => account.referenceId === url.searchParams.get("for"));
   const preferred =

@@ -7,7 +7,7 @@ import { billingDate } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { billingAccounts } from "~/server/billing/pages.server";
 import { notFound } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -27,8 +27,7 @@ const POLL_SECONDS = 2;
  * again (a meta refresh without JavaScript, a revalidation with it).
  */
 export async function loader({ url, context }: Route.LoaderArgs) {
-  requireUser(context);
-  const account = (await billingAccounts(getAuthSession(context)!)).find(
+  const account = (await billingAccounts(requireAuthSession(context))).find(
     (candidate) => candidate.referenceId === url.searchParams.get("reference") && candidate.canManage,
   );
   if (!account) notFound(url.pathname);

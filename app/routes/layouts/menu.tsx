@@ -6,14 +6,14 @@ import { Icon, type IconName } from "~/components/Icon";
 import { Navbar } from "~/components/Navbar";
 import { OrganizationSwitcher } from "~/components/OrganizationSwitcher";
 import { useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, requireUserMiddleware } from "~/server/auth/guards.server";
+import { requireAuthSession, requireUserMiddleware } from "~/server/auth/guards.server";
 import { listOrganizations } from "~/server/organization/organizations.server";
 
 /** The signed-in area: a side menu beside the page, and the organization switcher above it. */
 export const middleware: Route.MiddlewareFunction[] = [requireUserMiddleware];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const { user, session } = getAuthSession(context)!; // the middleware made sure
+  const { user, session } = requireAuthSession(context);
   const organizations = await listOrganizations(user.id);
   return {
     organizations: organizations.map(({ id, name, slug }) => ({ id, name, slug })),

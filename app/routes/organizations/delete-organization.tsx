@@ -13,7 +13,7 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { loadEnv } from "~/server/env.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { notFound } from "~/server/i18n.server";
@@ -38,9 +38,8 @@ async function organizationToDelete({
   params: { slug: string };
   context: Readonly<RouterContextProvider>;
 }) {
-  requireUser(context); // the menu layout's middleware has already made sure
   if (!loadEnv().ORGANIZATION_DELETION) notFound(url.pathname);
-  const auth = getAuthSession(context)!;
+  const auth = requireAuthSession(context);
   const { organization } = await organizationOfPage(url, auth, params.slug);
   return { auth, organization };
 }

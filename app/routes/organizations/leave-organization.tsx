@@ -10,7 +10,7 @@ import { leaveOrganizationSchema } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { leaveOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
@@ -24,8 +24,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  requireUser(context); // the menu layout's middleware has already made sure
-  const { organization } = await organizationOfPage(url, getAuthSession(context)!, params.slug);
+  const { organization } = await organizationOfPage(url, requireAuthSession(context), params.slug);
   return { title: organizationT(context)("leave.confirmTitle", { name: organization.name }) };
 }
 

@@ -31,7 +31,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export function loader({ context }: Route.LoaderArgs) {
-  requireUser(context); // the menu layout's middleware has already made sure
+  requireUser(context);
   return { meta: pageMeta(context, "newOrganization") };
 }
 

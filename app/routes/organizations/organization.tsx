@@ -29,7 +29,7 @@ import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { getAuthSession } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { loadEnv } from "~/server/env.server";
 import { updateMemberRole, updateOrganization } from "~/server/organization/organizations.server";
 import { cancelInvitation, inviteMember } from "~/server/organization/invitations.server";
@@ -63,7 +63,7 @@ const pageOf = (url: URL) => membersViewSchema.parse(searchParamsOf(url)).page;
  * every post. Members are listed a page at a time.
  */
 export async function loader({ url, params, context }: Route.LoaderArgs) {
-  const auth = getAuthSession(context)!; // the menu layout's middleware made sure
+  const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const role = caller.role;
   const invitationsShown = can(role, "invitation", ["create"]) || can(role, "invitation", ["cancel"]);

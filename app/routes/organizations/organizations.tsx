@@ -9,7 +9,7 @@ import { safeRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { loadEnv } from "~/server/env.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { listUserInvitations } from "~/server/organization/invitations.server";
@@ -27,13 +27,12 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const user = requireUser(context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
+  const auth = requireAuthSession(context);
   // Only a proven address sees the invitations sent to it; an unverified one sees none.
-  const invitations = user.emailVerified ? await listUserInvitations(auth) : [];
+  const invitations = auth.user.emailVerified ? await listUserInvitations(auth) : [];
   return {
     meta: pageMeta(context, "organizations"),
-    organizations: await organizationsWithRoles(user.id),
+    organizations: await organizationsWithRoles(auth.user.id),
     activeOrganizationId: auth.session.activeOrganizationId ?? null,
     invitations: invitations.map(({ id, organizationName, role }) => ({ id, organizationName, role })),
   };

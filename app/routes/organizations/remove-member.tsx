@@ -10,7 +10,7 @@ import { membersPath, membersViewSchema, removeMemberSchema } from "~/lib/organi
 import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { getLocale, notFound } from "~/server/i18n.server";
 import { removeMember } from "~/server/organization/organizations.server";
 import { memberOfPage, organizationOfPage, organizationT } from "~/server/organization/pages.server";
@@ -36,8 +36,7 @@ async function memberToRemove({
   params: { slug: string; memberId: string };
   context: Readonly<RouterContextProvider>;
 }) {
-  requireUser(context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
+  const auth = requireAuthSession(context);
   const { organization } = await organizationOfPage(url, auth, params.slug);
   const member = await memberOfPage(organization.id, { id: params.memberId });
   if (!member) notFound(url.pathname);

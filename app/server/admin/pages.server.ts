@@ -6,7 +6,7 @@
 import type { MiddlewareFunction, RouterContextProvider } from "react-router";
 import { navigation } from "~/config/navigation";
 import type { UsersView } from "~/lib/admin-forms";
-import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
 import type { AuthSession, SessionUser } from "~/server/auth/session.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
@@ -37,7 +37,7 @@ export const requireAdminMiddleware: MiddlewareFunction<Response> = ({ context }
 };
 
 /** The signed-in admin (the admin layout's middleware has made sure there is one). */
-export const adminOf = (context: Readonly<RouterContextProvider>): AuthSession => getAuthSession(context)!;
+export const adminOf = (context: Readonly<RouterContextProvider>): AuthSession => requireAuthSession(context);
 
 /**
  * One page of the users table: the API's search, order and paging, plus the table's filters,

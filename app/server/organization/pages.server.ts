@@ -8,7 +8,7 @@ import type { RouterContextProvider } from "react-router";
 import { SLUG_MAX, slugify } from "~/lib/organization-forms";
 import type { AuthSession } from "~/server/auth/session.server";
 import { containing, prisma } from "~/server/db.server";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
+import { requireAuthSession } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
@@ -192,8 +192,7 @@ export async function teamOfRequest({
   context: Readonly<RouterContextProvider>;
   params: { slug: string; teamId: string };
 }) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
+  const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const team = await teamOfPage(url, organization.id, params.teamId);
   return { auth, organization, caller, team };
