@@ -16,10 +16,8 @@ import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { requestPasswordReset } from "~/server/auth/account-management.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -40,29 +38,24 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: forgotPasswordSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/request-password-reset");
-    // Unknown addresses get the same answer: the page never tells who has an account.
-    await requestPasswordReset(
-      { email: submission.value.email, redirectTo: localizePath("/reset-password", locale) },
-      meta,
-    );
-  } catch (error) {
-    return failed(submission, error, { INVALID_EMAIL: "email" });
-  }
-  return redirectWithToast(localizePath("/forgot-password", locale) + "?sent=1", {
-    type: "success",
-    title: authT(context)("forgotPassword.sentToast"),
-  });
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    "forgot-password": intent({
+      schema: forgotPasswordSchema,
+      rateLimit: "/request-password-reset",
+      fields: { INVALID_EMAIL: "email" },
+      async run({ args, meta, locale, value: { email } }) {
+        // Unknown addresses get the same answer: the page never tells who has an account.
+        await requestPasswordReset({ email, redirectTo: localizePath("/reset-password", locale) }, meta);
+        return redirectWithToast(localizePath("/forgot-password", locale) + "?sent=1", {
+          type: "success",
+          title: authT(args.context)("forgotPassword.sentToast"),
+        });
+      },
+    }),
+  },
+});
 
 export default function ForgotPassword({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");

@@ -16,10 +16,8 @@ import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { isResetTokenValid, resetPassword } from "~/server/auth/account-management.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -47,28 +45,25 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: resetPasswordSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const { token, newPassword } = submission.value;
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/reset-password");
-    await resetPassword({ token, newPassword }, meta);
-  } catch (error) {
-    return failed(submission, error, { PASSWORD_TOO_SHORT: "newPassword", PASSWORD_TOO_LONG: "newPassword" });
-  }
-  const t = authT(context);
-  return redirectWithToast(localizePath("/signin", locale), {
-    type: "success",
-    title: t("resetPassword.done"),
-    description: t("resetPassword.doneBody"),
-  });
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    "reset-password": intent({
+      schema: resetPasswordSchema,
+      rateLimit: "/reset-password",
+      fields: { PASSWORD_TOO_SHORT: "newPassword", PASSWORD_TOO_LONG: "newPassword" },
+      async run({ args, meta, locale, value: { token, newPassword } }) {
+        await resetPassword({ token, newPassword }, meta);
+        const t = authT(args.context);
+        return redirectWithToast(localizePath("/signin", locale), {
+          type: "success",
+          title: t("resetPassword.done"),
+          description: t("resetPassword.doneBody"),
+        });
+      },
+    }),
+  },
+});
 
 export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");

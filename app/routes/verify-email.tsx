@@ -18,11 +18,9 @@ import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
-import { getAuthSession, getUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { getUser } from "~/server/auth/guards.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -63,31 +61,26 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: sendVerificationSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/send-verification-email");
-    await sendVerificationEmail(
-      { email: submission.value.email, callbackURL: localizePath("/verify-email", locale) },
-      meta,
-      getAuthSession(context),
-    );
-  } catch (error) {
-    return failed(submission, error, { INVALID_EMAIL: "email" });
-  }
-  const t = authT(context);
-  return redirectWithToast(url.pathname + url.search, {
-    type: "success",
-    title: t("verifyEmail.resent"),
-    description: t("verifyEmail.resentBody"),
-  });
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    "send-verification": intent({
+      schema: sendVerificationSchema,
+      rateLimit: "/send-verification-email",
+      fields: { INVALID_EMAIL: "email" },
+      async run({ args, auth, meta, locale, value: { email } }) {
+        await sendVerificationEmail({ email, callbackURL: localizePath("/verify-email", locale) }, meta, auth);
+        const t = authT(args.context);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname + search, {
+          type: "success",
+          title: t("verifyEmail.resent"),
+          description: t("verifyEmail.resentBody"),
+        });
+      },
+    }),
+  },
+});
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");

@@ -36,6 +36,7 @@ export const PAGE_ONLY_ACTIONS = [
   "/admin/maintenance/database",
   "/admin/maintenance/migrations",
   "/set-locale",
+  "/set-password", // a server-only verb: /api/auth deliberately has no route for it
   "/stop-impersonating",
 ] as const;
 
