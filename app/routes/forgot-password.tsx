@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/forgot-password";
@@ -10,11 +9,11 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { forgotPasswordSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { requestPasswordReset } from "~/server/auth/account-management.server";
 import { authT } from "~/server/forms.server";
 import { intent, pageAction } from "~/server/page-action.server";
@@ -91,16 +90,9 @@ export default function ForgotPassword({ loaderData }: Route.ComponentProps) {
 
 function ForgotPasswordForm() {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("forgot-password");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(forgotPasswordSchema, { lastResult: actionData?.result });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="forgot-password" />

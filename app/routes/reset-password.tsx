@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/reset-password";
@@ -10,11 +9,11 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { isResetTokenValid, resetPassword } from "~/server/auth/account-management.server";
 import { authT } from "~/server/forms.server";
 import { intent, pageAction } from "~/server/page-action.server";
@@ -88,17 +87,10 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
 
 function ResetPasswordForm({ token }: { token: string }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const localize = useLocalize();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("reset-password");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(resetPasswordSchema, { lastResult: actionData?.result });
   const tokenRejected = form.errors?.some((code) => code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED");
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

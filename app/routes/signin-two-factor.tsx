@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/signin-two-factor";
@@ -10,15 +9,15 @@ import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { safeRedirect } from "~/lib/safe-redirect";
+import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { SECOND_STEP_METHODS, secondStepSchema, type SecondStepMethod } from "~/lib/two-factor-forms";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
+import { redirectParam } from "~/server/auth/guards.server";
 import { pendingMethods, pendingSignIn, sendOtp, verifySecondStep } from "~/server/auth/two-factor.server";
-import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import { authT, cookieHeaders } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
@@ -39,13 +38,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 /** Back to the sign-in page (keeping where to go afterwards), saying why. */
 function restart(url: URL, context: Route.LoaderArgs["context"], code: string) {
-  const t = authT(context);
-  const target = url.searchParams.get("redirect");
-  const query = target ? `?${new URLSearchParams({ redirect: target })}` : "";
-  return redirectWithToast(localizePath("/signin", getLocale(context)) + query, {
-    type: "error",
-    title: t(`errors.${code}`),
-  });
+  const signIn = withRedirect(localizePath("/signin", getLocale(context)), url.searchParams.get("redirect"));
+  return redirectWithToast(signIn, { type: "error", title: authT(context)(`errors.${code}`) });
 }
 
 function methodOf(url: URL, methods: SecondStepMethod[]): SecondStepMethod {
@@ -87,8 +81,7 @@ function verifyIntent(method: SecondStepMethod): Intent<"optional", Caller, Resp
     async run({ args: { url, context }, meta, locale, page: caller, value: { code, trustDevice } }) {
       try {
         const { user, setCookies } = await verifySecondStep(caller, method, { code, trustDevice }, meta);
-        const target =
-          safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
+        const target = redirectParam(url) ?? localizePath("/", locale);
         return redirectWithToast(
           target,
           { type: "success", title: authT(context)("signIn.signedIn", { name: user.name }) },
@@ -143,9 +136,7 @@ export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
     next.set("method", other);
     return `${location.pathname}?${next}`;
   };
-  const redirectTarget = params.get("redirect");
-  const restartLink =
-    localize("/signin") + (redirectTarget ? `?${new URLSearchParams({ redirect: redirectTarget })}` : "");
+  const restartLink = withRedirect(localize("/signin"), params.get("redirect"));
 
   return (
     <AuthCard
@@ -176,16 +167,11 @@ export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
 
 function CodeForm({ method }: { method: SecondStepMethod }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent(method);
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(secondStepSchema, {
     lastResult: actionData?.result,
-    constraint: getZodConstraint(secondStepSchema),
     defaultValue: { intent: method, trustDevice: false },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: secondStepSchema, error: zodErrorMap(locale) }),
   });
   const numeric = method !== "backup-code";
   return (

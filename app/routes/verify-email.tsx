@@ -1,9 +1,6 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, redirect, useActionData } from "react-router";
-import { safeRedirect } from "~/lib/safe-redirect";
-import { loadEnv } from "~/server/env.server";
 import type { Route } from "./+types/verify-email";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -12,13 +9,13 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { sendVerificationSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
-import { getUser } from "~/server/auth/guards.server";
+import { getUser, redirectParam } from "~/server/auth/guards.server";
 import { authT } from "~/server/forms.server";
 import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -39,7 +36,7 @@ export function loader({ url, context }: Route.LoaderArgs) {
   const error = params.get("error");
   const user = getUser(context);
   // Verified and signed in by the link: on to the page the sign-up started from.
-  const next = safeRedirect(params.get("redirect"), loadEnv().trustedOrigins);
+  const next = redirectParam(url);
   if (user && !error && next) throw redirect(next);
   return {
     meta: pageMeta(context, "verifyEmail"),
@@ -147,17 +144,11 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
 
 function ResendForm({ email }: { email: string }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("send-verification");
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(sendVerificationSchema, {
     lastResult: actionData?.result,
     defaultValue: { email },
-    constraint: getZodConstraint(sendVerificationSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -6,6 +6,7 @@ import { AuthCard, Notice } from "~/components/ui/AuthCard";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
+import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -105,7 +106,7 @@ export const action = pageAction({ auth: "optional", prepare, intents });
 export default function Invitation({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
   const localize = useLocalize();
-  const back = `?${new URLSearchParams({ redirect: localize(`/invitations/${params.id}`) })}`;
+  const here = localize(`/invitations/${params.id}`);
   return (
     <AuthCard title={loaderData.title}>
       {loaderData.state === "open" ? (
@@ -125,10 +126,10 @@ export default function Invitation({ loaderData, params }: Route.ComponentProps)
       ) : loaderData.state === "signed-out" ? (
         <div className="flex flex-col gap-4">
           <p className="text-sm">{t("invitation.signedOutBody")}</p>
-          <AppLink to={localize("/signin") + back} className={buttonClass("primary", "w-full")}>
+          <AppLink to={withRedirect(localize("/signin"), here)} className={buttonClass("primary", "w-full")}>
             {t("invitation.signIn")}
           </AppLink>
-          <AppLink to={localize("/signup") + back} className={buttonClass("secondary", "w-full")}>
+          <AppLink to={withRedirect(localize("/signup"), here)} className={buttonClass("secondary", "w-full")}>
             {t("invitation.signUp")}
           </AppLink>
         </div>

@@ -1,5 +1,4 @@
-import { getFormProps, useForm, type Submission, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type Submission, type SubmissionResult } from "@conform-to/react";
 import { data, Form, useActionData } from "react-router";
 import type { Route } from "./+types/two-factor";
 import { AppLink } from "~/components/AppLink";
@@ -8,13 +7,13 @@ import { buttonClass, SubmitButton, type ButtonVariant } from "~/components/ui/B
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { Section } from "~/components/ui/Section";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { disableSchema, enableSchema, regenerateSchema, revealSchema, verifySetupSchema } from "~/lib/two-factor-forms";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { hasPassword } from "~/server/auth/account-management.server";
 import { requireUser } from "~/server/auth/guards.server";
 import type { AuthSession } from "~/server/auth/session.server";
@@ -320,19 +319,11 @@ function PasswordSection({
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const pending = usePendingIntent(intent);
   const schema = { enable: enableSchema, reveal: revealSchema, regenerate: regenerateSchema, disable: disableSchema }[
     intent
   ];
-  const [form, fields] = useForm({
-    id: intent,
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(schema, { id: intent, lastResult });
   return (
     <Section id={intent} tone={tone} title={title} description={description}>
       {children}
@@ -362,16 +353,8 @@ function SetupSection({
   lastResult: ActionData["result"];
 }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const pending = usePendingIntent("verify");
-  const [form, fields] = useForm({
-    id: "verify",
-    lastResult,
-    constraint: getZodConstraint(verifySetupSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifySetupSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(verifySetupSchema, { id: "verify", lastResult });
   return (
     <Section
       id="setup"
