@@ -115,14 +115,14 @@ export const setPasswordSchema = z
   })
   .superRefine(confirmed);
 
-const revokeSessionSchema = z.object({
+export const revokeSessionSchema = z.object({
   intent: z.literal("revoke-session"),
   token: z.string().min(1).max(512),
 });
 
-const revokeOtherSessionsSchema = z.object({ intent: z.literal("revoke-other-sessions") });
+export const revokeOtherSessionsSchema = z.object({ intent: z.literal("revoke-other-sessions") });
 
-const unlinkAccountSchema = z.object({
+export const unlinkAccountSchema = z.object({
   intent: z.literal("unlink-account"),
   accountId: z.string().min(1).max(200),
 });
@@ -133,21 +133,4 @@ export function deleteAccountSchema(hasPassword: boolean) {
     intent: z.literal("delete-account"),
     password: hasPassword ? currentPassword : z.undefined().optional(),
   });
-}
-
-export const profileSchemas = {
-  "update-profile": updateProfileSchema,
-  "change-email": changeEmailSchema,
-  "change-password": changePasswordSchema,
-  "set-password": setPasswordSchema,
-  "revoke-session": revokeSessionSchema,
-  "revoke-other-sessions": revokeOtherSessionsSchema,
-  "unlink-account": unlinkAccountSchema,
-  "delete-account": deleteAccountSchema(true),
-} as const;
-
-export type ProfileIntent = keyof typeof profileSchemas;
-
-export function isProfileIntent(value: unknown): value is ProfileIntent {
-  return typeof value === "string" && Object.hasOwn(profileSchemas, value);
 }

@@ -42,6 +42,11 @@ export function withParams(
   return safeRedirect(target.startsWith("/") ? url.pathname + url.search + url.hash : url.href, trustedOrigins);
 }
 
+/** `path` carrying `target` as its `?redirect=` (where to go after that page), when there is one. */
+export function withRedirect(path: string, target: string | null | undefined): string {
+  return target ? `${path}?${new URLSearchParams({ redirect: target })}` : path;
+}
+
 export function isExternalUrl(target: string): boolean {
   return /^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith("//");
 }

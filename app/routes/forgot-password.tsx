@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/forgot-password";
@@ -10,16 +9,14 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { forgotPasswordSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { requestPasswordReset } from "~/server/auth/account-management.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -40,29 +37,24 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: forgotPasswordSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/request-password-reset");
-    // Unknown addresses get the same answer: the page never tells who has an account.
-    await requestPasswordReset(
-      { email: submission.value.email, redirectTo: localizePath("/reset-password", locale) },
-      meta,
-    );
-  } catch (error) {
-    return failed(submission, error, { INVALID_EMAIL: "email" });
-  }
-  return redirectWithToast(localizePath("/forgot-password", locale) + "?sent=1", {
-    type: "success",
-    title: authT(context)("forgotPassword.sentToast"),
-  });
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    "forgot-password": intent({
+      schema: forgotPasswordSchema,
+      rateLimit: "/request-password-reset",
+      fields: { INVALID_EMAIL: "email" },
+      async run({ args, meta, locale, value: { email } }) {
+        // Unknown addresses get the same answer: the page never tells who has an account.
+        await requestPasswordReset({ email, redirectTo: localizePath("/reset-password", locale) }, meta);
+        return redirectWithToast(localizePath("/forgot-password", locale) + "?sent=1", {
+          type: "success",
+          title: authT(args.context)("forgotPassword.sentToast"),
+        });
+      },
+    }),
+  },
+});
 
 export default function ForgotPassword({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
@@ -98,16 +90,9 @@ export default function ForgotPassword({ loaderData }: Route.ComponentProps) {
 
 function ForgotPasswordForm() {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("forgot-password");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(forgotPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: forgotPasswordSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(forgotPasswordSchema, { lastResult: actionData?.result });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="forgot-password" />

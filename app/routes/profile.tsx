@@ -1,8 +1,6 @@
 import { getFormProps, type FieldMetadata } from "@conform-to/react";
-import { parseWithZod } from "@conform-to/zod/v4";
 import { useTranslation } from "~/lib/translations";
-import { data, useFetcher, useLocation } from "react-router";
-import type { z } from "zod";
+import { useFetcher, useLocation } from "react-router";
 import type { Route } from "./+types/profile";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -23,17 +21,16 @@ import {
   deleteAccountSchema,
   PASSWORD_MAX,
   PASSWORD_MIN,
-  isProfileIntent,
-  profileSchemas,
+  revokeOtherSessionsSchema,
+  revokeSessionSchema,
   sendVerificationSchema,
   setPasswordSchema,
+  unlinkAccountSchema,
   updateProfileSchema,
-  type ProfileIntent,
 } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
 import { parseUserAgent } from "~/lib/user-agent";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
 import {
   changeEmail,
   changePassword,
@@ -48,13 +45,13 @@ import {
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getAuthSession, requireUser } from "~/server/auth/guards.server";
 import { listPasskeys } from "~/server/auth/passkeys.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { clearCookieCacheCookie, requestMeta, sessionDataCookieName } from "~/server/auth/session.server";
+import { clearCookieCacheCookie, sessionDataCookieName } from "~/server/auth/session.server";
 import { listAccounts, enabledProviders, unlinkAccount } from "~/server/auth/social/social.server";
 import { twoFactorState } from "~/server/auth/two-factor.server";
 import { isSocialProviderId, SOCIAL_PROVIDERS } from "~/server/auth/social/providers/index.server";
-import { authT, errorTitle, failed, invalid, socialFormRedirect } from "~/server/forms.server";
+import { authT, cookieHeaders, errorTitle, type FieldErrors } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
+import { intent, pageAction, socialIntent, type Intent, type PageContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -131,159 +128,167 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-type ActionIntent = ProfileIntent | "send-verification" | "link-social";
-
-/** The /api/auth call each section does, whose rate limit it shares. */
-const API_PATHS: Record<ProfileIntent, string> = {
-  "update-profile": "/update-user",
-  "change-email": "/change-email",
-  "change-password": "/change-password",
-  "set-password": "/set-password",
-  "revoke-session": "/revoke-session",
-  "revoke-other-sessions": "/revoke-other-sessions",
-  "unlink-account": "/unlink-account",
-  "delete-account": "/delete-user",
+/** The fields the services' refusals go next to, in the sections that have them. */
+const FIELDS: FieldErrors = {
+  INVALID_PASSWORD: "currentPassword",
+  PASSWORD_TOO_SHORT: "newPassword",
+  PASSWORD_TOO_LONG: "newPassword",
+  INVALID_EMAIL: "newEmail",
+  EMAIL_IS_THE_SAME: "newEmail",
+  USER_ALREADY_EXISTS: "newEmail",
+  USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "newEmail",
+  COULD_NOT_UPDATE_EMAIL: "newEmail",
 };
 
+/** A section's form: a refusal answers it under its key (useSectionForm shows it on that form). */
+const section = <K extends string>(key: K) => ({ extra: () => ({ key }), fields: FIELDS });
+
 /**
- * One action for every section; `intent` tells them apart. A success redirects back here
- * (replacing the history entry) with a toast, so every loader runs again and the page, the
- * navbar and the session list show the new state; a failure answers the section's form.
+ * A success redirects back here (replacing the history entry) with a toast, so every loader
+ * runs again and the page, the navbar and the session list show the new state.
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
-  const locale = getLocale(context);
-  const t = authT(context);
-  const meta = requestMeta(request, context);
-  const formData = await request.formData();
-  const intent = formData.get("intent") as ActionIntent;
-  const here = localizePath("/profile", locale);
-  // The failed form's key: useSectionForm shows an answer on the form it belongs to.
-  const extra = { key: intent };
+function done(here: string, title: string, description?: string, setCookies: readonly string[] = []) {
+  const headers = cookieHeaders(setCookies, new Headers({ "X-Remix-Replace": "true" }));
+  // The cookie cache holds the old user for up to a minute: drop it unless replaced.
+  if (!setCookies.some((cookie) => cookie.startsWith(`${sessionDataCookieName()}=`))) {
+    headers.append("Set-Cookie", clearCookieCacheCookie());
+  }
+  return redirectWithToast(here, { type: "success", title, description }, { headers });
+}
 
-  const done = (title: string, description?: string, setCookies: readonly string[] = []) => {
-    const headers = new Headers({ "X-Remix-Replace": "true" });
-    for (const cookie of setCookies) headers.append("Set-Cookie", cookie);
-    // The cookie cache holds the old user for up to a minute: drop it unless replaced.
-    if (!setCookies.some((cookie) => cookie.startsWith(`${sessionDataCookieName()}=`))) {
-      headers.append("Set-Cookie", clearCookieCacheCookie());
-    }
-    return redirectWithToast(here, { type: "success", title, description }, { headers });
+async function prepare({ args, auth, locale }: PageContext<"required">) {
+  return {
+    t: authT(args.context),
+    here: localizePath("/profile", locale),
+    // Deleting the account asks for the password only of a user who has one.
+    withPassword: await hasPassword(auth.user.id),
   };
+}
 
-  if (intent === "send-verification") {
-    const submission = parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) });
-    if (submission.status !== "success") return invalid(submission, extra);
-    try {
-      await enforceRateLimit(meta.ipAddress, "/send-verification-email");
-      await sendVerificationEmail(
-        { email: auth.user.email, callbackURL: localizePath("/verify-email", locale) },
-        meta,
-        auth,
-      );
-    } catch (error) {
-      return failed(submission, error, {}, extra);
-    }
-    return done(t("profile.email.resent"), t("profile.email.resentBody", { email: auth.user.email }));
-  }
-
-  if (intent === "link-social") {
-    return socialFormRedirect(request, context, formData, {
-      callbackPath: `${here}?linked=1`,
-      errorPath: here,
-      link: auth,
-    });
-  }
-
-  if (!isProfileIntent(intent)) throw data("Unknown intent", { status: 400 });
-  const withPassword = intent === "delete-account" ? await hasPassword(auth.user.id) : false;
-  const schema = intent === "delete-account" ? deleteAccountSchema(withPassword) : profileSchemas[intent];
-  const submission = parseWithZod(formData, { schema: schema as z.ZodType, error: zodErrorMap(locale) });
-  if (submission.status !== "success") return invalid(submission, extra);
-  const value = submission.value as Record<string, unknown>;
-
-  try {
-    await enforceRateLimit(meta.ipAddress, API_PATHS[intent]);
-    switch (intent) {
-      case "update-profile": {
-        const input = value as z.infer<typeof updateProfileSchema>;
-        const result = await updateUser(auth, { name: input.name, image: input.image ?? null }, meta);
-        return done(t("profile.profile.saved"), undefined, result.setCookies);
-      }
-      case "change-email": {
-        const { newEmail } = value as z.infer<typeof changeEmailSchema>;
-        const result = await changeEmail(auth, { newEmail, callbackURL: localizePath("/verify-email", locale) }, meta);
-        // A verified address must confirm the change; an unverified one changes at once, and the
-        // new address gets a verification. Said the same way whether or not the address is taken.
-        return result.wasVerified
-          ? done(t("profile.email.confirmSent"), t("profile.email.confirmSentBody", { email: auth.user.email }))
-          : done(t("profile.email.checkNew"), t("profile.email.checkNewBody", { email: newEmail }), result.setCookies);
-      }
-      case "change-password": {
-        const { currentPassword, newPassword, revokeOtherSessions } = value as z.infer<typeof changePasswordSchema>;
-        const result = await changePassword(auth, { currentPassword, newPassword, revokeOtherSessions }, meta);
+/**
+ * One form per section, told apart by `intent`; each counts under the /api/auth call it stands
+ * for. Declared with the page's types (`satisfies`), so that every `run` sees the signed-in
+ * session and what `prepare` found.
+ */
+const intents = {
+  "send-verification": intent({
+    schema: sendVerificationSchema,
+    rateLimit: "/send-verification-email",
+    extra: () => ({ key: "send-verification" as const }),
+    async run({ auth, meta, locale, page: { t, here } }) {
+      const { email } = auth.user;
+      await sendVerificationEmail({ email, callbackURL: localizePath("/verify-email", locale) }, meta, auth);
+      return done(here, t("profile.email.resent"), t("profile.email.resentBody", { email }));
+    },
+  }),
+  "link-social": socialIntent({
+    link: true,
+    paths: ({ locale }) => {
+      const here = localizePath("/profile", locale);
+      return { callbackPath: `${here}?linked=1`, errorPath: here };
+    },
+  }),
+  "update-profile": intent({
+    ...section("update-profile"),
+    schema: updateProfileSchema,
+    rateLimit: "/update-user",
+    async run({ auth, meta, value: { name, image }, page: { t, here } }) {
+      const result = await updateUser(auth, { name, image: image ?? null }, meta);
+      return done(here, t("profile.profile.saved"), undefined, result.setCookies);
+    },
+  }),
+  "change-email": intent({
+    ...section("change-email"),
+    schema: changeEmailSchema,
+    rateLimit: "/change-email",
+    async run({ auth, meta, locale, value: { newEmail }, page: { t, here } }) {
+      const result = await changeEmail(auth, { newEmail, callbackURL: localizePath("/verify-email", locale) }, meta);
+      // A verified address must confirm the change; an unverified one changes at once, and the
+      // new address gets a verification. Said the same way whether or not the address is taken.
+      if (result.wasVerified) {
         return done(
-          t("profile.password.changed"),
-          revokeOtherSessions ? t("profile.password.changedOthers") : undefined,
-          result.setCookies,
+          here,
+          t("profile.email.confirmSent"),
+          t("profile.email.confirmSentBody", { email: auth.user.email }),
         );
       }
-      case "set-password": {
-        const { newPassword } = value as z.infer<typeof setPasswordSchema>;
-        await setPassword(auth, { newPassword }, meta);
-        return done(t("profile.password.set"));
+      const checkNew = t("profile.email.checkNewBody", { email: newEmail });
+      return done(here, t("profile.email.checkNew"), checkNew, result.setCookies);
+    },
+  }),
+  "change-password": intent({
+    ...section("change-password"),
+    schema: changePasswordSchema,
+    rateLimit: "/change-password",
+    async run({ auth, meta, value: { currentPassword, newPassword, revokeOtherSessions }, page: { t, here } }) {
+      const result = await changePassword(auth, { currentPassword, newPassword, revokeOtherSessions }, meta);
+      const others = revokeOtherSessions ? t("profile.password.changedOthers") : undefined;
+      return done(here, t("profile.password.changed"), others, result.setCookies);
+    },
+  }),
+  "set-password": intent({
+    ...section("set-password"),
+    schema: setPasswordSchema,
+    rateLimit: "/set-password",
+    async run({ auth, meta, value: { newPassword }, page: { t, here } }) {
+      await setPassword(auth, { newPassword }, meta);
+      return done(here, t("profile.password.set"));
+    },
+  }),
+  "revoke-session": intent({
+    ...section("revoke-session"),
+    schema: revokeSessionSchema,
+    rateLimit: "/revoke-session",
+    async run({ auth, meta, value: { token }, page: { t, here } }) {
+      const result = await revokeUserSession(auth, { token }, meta);
+      return done(here, t("profile.sessions.revoked"), undefined, result.setCookies);
+    },
+  }),
+  "revoke-other-sessions": intent({
+    ...section("revoke-other-sessions"),
+    schema: revokeOtherSessionsSchema,
+    rateLimit: "/revoke-other-sessions",
+    async run({ auth, meta, page: { t, here } }) {
+      await revokeOtherUserSessions(auth, meta);
+      return done(here, t("profile.sessions.revokedOthers"));
+    },
+  }),
+  "unlink-account": intent({
+    ...section("unlink-account"),
+    schema: unlinkAccountSchema,
+    rateLimit: "/unlink-account",
+    async run({ auth, meta, value: { accountId }, page: { t, here } }) {
+      try {
+        await unlinkAccount(auth, { accountId }, meta);
+      } catch (error) {
+        // Said in a toast: the accounts list has no field to put it next to.
+        return redirectWithToast(here, { type: "error", title: errorTitle(t, error) });
       }
-      case "revoke-session": {
-        const result = await revokeUserSession(auth, { token: String(value.token) }, meta);
-        return done(t("profile.sessions.revoked"), undefined, result.setCookies);
+      return done(here, t("profile.accounts.unlinked"));
+    },
+  }),
+  "delete-account": intent({
+    ...section("delete-account"),
+    fields: { ...FIELDS, INVALID_PASSWORD: "password" },
+    schema: ({ page }) => deleteAccountSchema(page.withPassword),
+    rateLimit: "/delete-user",
+    async run({ auth, meta, locale, value: { password }, page: { t, here } }) {
+      const result = await deleteUser(auth, { password, callbackURL: localizePath("/", locale) }, meta);
+      if (!result.deleted) {
+        return done(here, t("profile.danger.emailSent"), t("profile.danger.emailSentBody", { email: auth.user.email }));
       }
-      case "revoke-other-sessions": {
-        await revokeOtherUserSessions(auth, meta);
-        return done(t("profile.sessions.revokedOthers"));
-      }
-      case "unlink-account": {
-        try {
-          await unlinkAccount(auth, { accountId: String(value.accountId) }, meta);
-        } catch (error) {
-          // Said in a toast: the accounts list has no field to put it next to.
-          return redirectWithToast(here, { type: "error", title: errorTitle(t, error) });
-        }
-        return done(t("profile.accounts.unlinked"));
-      }
-      case "delete-account": {
-        const password = typeof value.password === "string" ? value.password : undefined;
-        const result = await deleteUser(auth, { password, callbackURL: localizePath("/", locale) }, meta);
-        if (result.deleted) {
-          const headers = new Headers();
-          for (const cookie of result.setCookies) headers.append("Set-Cookie", cookie);
-          return redirectWithToast(
-            localizePath("/", locale),
-            { type: "success", title: t("profile.danger.deleted"), description: t("profile.danger.deletedBody") },
-            { headers },
-          );
-        }
-        return done(t("profile.danger.emailSent"), t("profile.danger.emailSentBody", { email: auth.user.email }));
-      }
-    }
-  } catch (error) {
-    return failed(
-      submission,
-      error,
-      {
-        INVALID_PASSWORD: intent === "delete-account" ? "password" : "currentPassword",
-        PASSWORD_TOO_SHORT: "newPassword",
-        PASSWORD_TOO_LONG: "newPassword",
-        INVALID_EMAIL: "newEmail",
-        EMAIL_IS_THE_SAME: "newEmail",
-        USER_ALREADY_EXISTS: "newEmail",
-        USER_ALREADY_EXISTS_USE_ANOTHER_EMAIL: "newEmail",
-        COULD_NOT_UPDATE_EMAIL: "newEmail",
-      },
-      extra,
-    );
-  }
-}
+      return redirectWithToast(
+        localizePath("/", locale),
+        { type: "success", title: t("profile.danger.deleted"), description: t("profile.danger.deletedBody") },
+        { headers: cookieHeaders(result.setCookies) },
+      );
+    },
+  }),
+} satisfies Record<string, Intent<"required", Awaited<ReturnType<typeof prepare>>, unknown, object>>;
+
+export const action = pageAction({ auth: "required", prepare, intents });
+
+type ActionIntent = keyof typeof intents;
 
 // ---------------------------------------------------------------------------------------
 

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/reset-password";
@@ -10,16 +9,14 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { isResetTokenValid, resetPassword } from "~/server/auth/account-management.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -47,28 +44,25 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: resetPasswordSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const { token, newPassword } = submission.value;
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/reset-password");
-    await resetPassword({ token, newPassword }, meta);
-  } catch (error) {
-    return failed(submission, error, { PASSWORD_TOO_SHORT: "newPassword", PASSWORD_TOO_LONG: "newPassword" });
-  }
-  const t = authT(context);
-  return redirectWithToast(localizePath("/signin", locale), {
-    type: "success",
-    title: t("resetPassword.done"),
-    description: t("resetPassword.doneBody"),
-  });
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    "reset-password": intent({
+      schema: resetPasswordSchema,
+      rateLimit: "/reset-password",
+      fields: { PASSWORD_TOO_SHORT: "newPassword", PASSWORD_TOO_LONG: "newPassword" },
+      async run({ args, meta, locale, value: { token, newPassword } }) {
+        await resetPassword({ token, newPassword }, meta);
+        const t = authT(args.context);
+        return redirectWithToast(localizePath("/signin", locale), {
+          type: "success",
+          title: t("resetPassword.done"),
+          description: t("resetPassword.doneBody"),
+        });
+      },
+    }),
+  },
+});
 
 export default function ResetPassword({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
@@ -93,17 +87,10 @@ export default function ResetPassword({ loaderData }: Route.ComponentProps) {
 
 function ResetPasswordForm({ token }: { token: string }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const localize = useLocalize();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("reset-password");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(resetPasswordSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetPasswordSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(resetPasswordSchema, { lastResult: actionData?.result });
   const tokenRejected = form.errors?.some((code) => code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED");
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,6 +1,6 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/signin-two-factor";
 import { AppLink } from "~/components/AppLink";
 import { AuthCard, linkClass } from "~/components/ui/AuthCard";
@@ -9,20 +9,19 @@ import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { safeRedirect } from "~/lib/safe-redirect";
+import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { SECOND_STEP_METHODS, secondStepSchema, type SecondStepMethod } from "~/lib/two-factor-forms";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
+import { useLocalize } from "~/lib/use-root-data";
+import { redirectParam } from "~/server/auth/guards.server";
 import { pendingMethods, pendingSignIn, sendOtp, verifySecondStep } from "~/server/auth/two-factor.server";
-import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
-import { authT, cookieHeaders, errorTitle, failed, invalid } from "~/server/forms.server";
+import { authT, cookieHeaders } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
+import { intent, pageAction, type Intent, type PageContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -39,13 +38,8 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 
 /** Back to the sign-in page (keeping where to go afterwards), saying why. */
 function restart(url: URL, context: Route.LoaderArgs["context"], code: string) {
-  const t = authT(context);
-  const target = url.searchParams.get("redirect");
-  const query = target ? `?${new URLSearchParams({ redirect: target })}` : "";
-  return redirectWithToast(localizePath("/signin", getLocale(context)) + query, {
-    type: "error",
-    title: t(`errors.${code}`),
-  });
+  const signIn = withRedirect(localizePath("/signin", getLocale(context)), url.searchParams.get("redirect"));
+  return redirectWithToast(signIn, { type: "error", title: authT(context)(`errors.${code}`) });
 }
 
 function methodOf(url: URL, methods: SecondStepMethod[]): SecondStepMethod {
@@ -67,52 +61,69 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const t = authT(context);
-  const meta = requestMeta(request, context);
-  const formData = await request.formData();
+/** Who is signing in: the pending sign-in's cookie says; without one, back to the password. */
+async function prepare({ args: { request, url, context } }: PageContext<"optional">) {
   const pending = await pendingSignIn(request);
-  if (!pending) return restart(url, context, "INVALID_TWO_FACTOR_COOKIE");
-  const caller = { kind: "pending" as const, pending };
-
-  if (formData.get("intent") === "send-otp") {
-    try {
-      await enforceRateLimit(meta.ipAddress, "/two-factor/send-otp");
-      await sendOtp(caller, meta);
-    } catch (error) {
-      return redirectWithToast(url.pathname + url.search, { type: "error", title: errorTitle(t, error) });
-    }
-    url.searchParams.set("method", "otp");
-    return redirectWithToast(url.pathname + url.search, {
-      type: "success",
-      title: t("twoFactor.signIn.codeSent"),
-      description: t("twoFactor.signIn.codeSentBody"),
-    });
-  }
-
-  const submission = parseWithZod(formData, { schema: secondStepSchema, error: zodErrorMap(locale) });
-  if (submission.status !== "success") return invalid(submission);
-  const { intent, code, trustDevice } = submission.value;
-  try {
-    await enforceRateLimit(meta.ipAddress, `/two-factor/verify-${intent}`);
-    const { user, setCookies } = await verifySecondStep(caller, intent, { code, trustDevice }, meta);
-    const target =
-      safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
-    return redirectWithToast(
-      target,
-      { type: "success", title: t("signIn.signedIn", { name: user.name }) },
-      { headers: cookieHeaders(setCookies) },
-    );
-  } catch (error) {
-    // This sign-in is over (spent or expired): it starts again from the password.
-    if (isAppError(error) && error.code === "INVALID_TWO_FACTOR_COOKIE") return restart(url, context, error.code);
-    if (isAppError(error) && error.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" && intent !== "otp") {
-      return restart(url, context, error.code);
-    }
-    return failed(submission, error, { INVALID_CODE: "code", INVALID_BACKUP_CODE: "code" });
-  }
+  if (!pending) throw await restart(url, context, "INVALID_TWO_FACTOR_COOKIE");
+  return { kind: "pending" as const, pending };
 }
+type Caller = Awaited<ReturnType<typeof prepare>>;
+
+/**
+ * A code of one kind finishes the sign-in; it counts under the /api/auth call that verifies it.
+ * (Its return type gives the intent the page's types.)
+ */
+function verifyIntent(method: SecondStepMethod): Intent<"optional", Caller, Response, object> {
+  return intent({
+    schema: secondStepSchema,
+    rateLimit: `/two-factor/verify-${method}`,
+    fields: { INVALID_CODE: "code", INVALID_BACKUP_CODE: "code" },
+    async run({ args: { url, context }, meta, locale, page: caller, value: { code, trustDevice } }) {
+      try {
+        const { user, setCookies } = await verifySecondStep(caller, method, { code, trustDevice }, meta);
+        const target = redirectParam(url) ?? localizePath("/", locale);
+        return redirectWithToast(
+          target,
+          { type: "success", title: authT(context)("signIn.signedIn", { name: user.name }) },
+          { headers: cookieHeaders(setCookies) },
+        );
+      } catch (error) {
+        // This sign-in is over (spent or expired): it starts again from the password.
+        if (isAppError(error) && error.code === "INVALID_TWO_FACTOR_COOKIE") return restart(url, context, error.code);
+        if (isAppError(error) && error.code === "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" && method !== "otp") {
+          return restart(url, context, error.code);
+        }
+        throw error;
+      }
+    },
+  });
+}
+
+/** Declared with the page's types (`satisfies`), so that every `run` sees the pending sign-in. */
+const intents = {
+  totp: verifyIntent("totp"),
+  "backup-code": verifyIntent("backup-code"),
+  otp: verifyIntent("otp"),
+  "send-otp": intent({
+    // Nothing to read: the pending sign-in says whom to send the code to.
+    schema: z.object({}),
+    rateLimit: "/two-factor/send-otp",
+    refusal: "toast",
+    async run({ args: { url, context }, meta, page: caller }) {
+      await sendOtp(caller, meta);
+      const otp = new URL(url);
+      otp.searchParams.set("method", "otp");
+      const t = authT(context);
+      return redirectWithToast(otp.pathname + otp.search, {
+        type: "success",
+        title: t("twoFactor.signIn.codeSent"),
+        description: t("twoFactor.signIn.codeSentBody"),
+      });
+    },
+  }),
+} satisfies Record<string, Intent<"optional", Caller, unknown, object>>;
+
+export const action = pageAction({ auth: "optional", prepare, intents });
 
 export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
@@ -125,9 +136,7 @@ export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
     next.set("method", other);
     return `${location.pathname}?${next}`;
   };
-  const redirectTarget = params.get("redirect");
-  const restartLink =
-    localize("/signin") + (redirectTarget ? `?${new URLSearchParams({ redirect: redirectTarget })}` : "");
+  const restartLink = withRedirect(localize("/signin"), params.get("redirect"));
 
   return (
     <AuthCard
@@ -158,16 +167,11 @@ export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
 
 function CodeForm({ method }: { method: SecondStepMethod }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent(method);
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(secondStepSchema, {
     lastResult: actionData?.result,
-    constraint: getZodConstraint(secondStepSchema),
     defaultValue: { intent: method, trustDevice: false },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: secondStepSchema, error: zodErrorMap(locale) }),
   });
   const numeric = method !== "backup-code";
   return (

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
@@ -13,15 +12,15 @@ import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { sendVerificationSchema, signInSchema } from "~/lib/auth-forms";
-import { safeRedirect } from "~/lib/safe-redirect";
+import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { sendVerificationEmail, signInEmail } from "~/server/auth/accounts.server";
+import { redirectParam } from "~/server/auth/guards.server";
 import { SecondFactorRequired } from "~/server/auth/sign-in.server";
-import { loadEnv } from "~/server/env.server";
 import { isAppError } from "~/server/errors.server";
 import { authT, cookieHeaders, SECRET_FIELDS } from "~/server/forms.server";
 import { pageAction, socialIntent } from "~/server/page-action.server";
@@ -81,8 +80,7 @@ export const action = pageAction({
       rateLimit: "/sign-in/email",
       extra: () => ({ intent: "sign-in" as const, unverifiedEmail: "" }),
       async run({ args, value: { email, password, rememberMe }, meta, locale, submission }) {
-        const target =
-          safeRedirect(args.url.searchParams.get("redirect"), loadEnv().trustedOrigins) ?? localizePath("/", locale);
+        const target = redirectParam(args.url) ?? localizePath("/", locale);
         try {
           const { user, setCookies } = await signInEmail(
             { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
@@ -95,8 +93,7 @@ export const action = pageAction({
           );
         } catch (error) {
           if (error instanceof SecondFactorRequired) {
-            const query = new URLSearchParams({ redirect: target });
-            return redirect(`${localizePath("/signin/two-factor", locale)}?${query}`, {
+            return redirect(withRedirect(localizePath("/signin/two-factor", locale), target), {
               headers: cookieHeaders(error.setCookies),
             });
           }
@@ -114,7 +111,6 @@ export const action = pageAction({
 
 export default function SignIn({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const localize = useLocalize();
   const location = useLocation();
   const actionData = useActionData<typeof action>();
@@ -123,18 +119,10 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
   const resendResult = actionData?.intent === "send-verification" ? actionData.result : undefined;
   const pending = usePendingIntent("sign-in");
 
-  const [form, fields] = useForm({
-    lastResult: signInResult,
-    constraint: getZodConstraint(signInSchema),
-    defaultValue: { rememberMe: true },
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signInSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(signInSchema, { lastResult: signInResult, defaultValue: { rememberMe: true } });
 
   // Links to the other guest pages keep the page to come back to.
   const redirect = new URLSearchParams(location.search).get("redirect");
-  const keep = redirect ? `?${new URLSearchParams({ redirect })}` : "";
 
   return (
     <AuthCard
@@ -143,7 +131,7 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
       footer={
         <>
           {t("signIn.noAccount")}{" "}
-          <AppLink to={localize("/signup") + keep} className={linkClass}>
+          <AppLink to={withRedirect(localize("/signup"), redirect)} className={linkClass}>
             {t("signIn.signUp")}
           </AppLink>
         </>

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signup";
@@ -11,14 +10,14 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/auth-forms";
-import { safeRedirect } from "~/lib/safe-redirect";
+import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { signUpEmail } from "~/server/auth/accounts.server";
-import { loadEnv } from "~/server/env.server";
+import { redirectParam } from "~/server/auth/guards.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { authT } from "~/server/forms.server";
 import { pageAction, socialIntent } from "~/server/page-action.server";
@@ -72,9 +71,7 @@ export const action = pageAction({
       async run({ args, value: { name, email, newPassword }, meta, locale }) {
         // An address that already has an account gets the very same answer (no account probing).
         // The verification link brings the new user back to the page they came for (an invitation, say).
-        const next = safeRedirect(args.url.searchParams.get("redirect"), loadEnv().trustedOrigins);
-        const callbackURL =
-          localizePath("/verify-email", locale) + (next ? `?${new URLSearchParams({ redirect: next })}` : "");
+        const callbackURL = withRedirect(localizePath("/verify-email", locale), redirectParam(args.url));
         await signUpEmail({ name, email, password: newPassword, callbackURL }, meta);
         const t = authT(args.context);
         return redirectWithToast(localizePath("/signup", locale) + "?sent=1", {
@@ -92,7 +89,6 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
   const localize = useLocalize();
   const location = useLocation();
   const redirect = new URLSearchParams(location.search).get("redirect");
-  const keep = redirect ? `?${new URLSearchParams({ redirect })}` : "";
 
   return (
     <AuthCard
@@ -101,7 +97,7 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
       footer={
         <>
           {t("signUp.haveAccount")}{" "}
-          <AppLink to={localize("/signin") + keep} className={linkClass}>
+          <AppLink to={withRedirect(localize("/signin"), redirect)} className={linkClass}>
             {t("signUp.signIn")}
           </AppLink>
         </>
@@ -130,16 +126,9 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
 
 function SignUpForm() {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("sign-up");
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(signUpSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: signUpSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(signUpSchema, { lastResult: actionData?.result });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="sign-up" />

@@ -1,9 +1,6 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useTranslation } from "~/lib/translations";
 import { Form, redirect, useActionData } from "react-router";
-import { safeRedirect } from "~/lib/safe-redirect";
-import { loadEnv } from "~/server/env.server";
 import type { Route } from "./+types/verify-email";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -12,17 +9,15 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { sendVerificationSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
-import { getAuthSession, getUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
-import { authT, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { getUser, redirectParam } from "~/server/auth/guards.server";
+import { authT } from "~/server/forms.server";
+import { intent, pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -41,7 +36,7 @@ export function loader({ url, context }: Route.LoaderArgs) {
   const error = params.get("error");
   const user = getUser(context);
   // Verified and signed in by the link: on to the page the sign-up started from.
-  const next = safeRedirect(params.get("redirect"), loadEnv().trustedOrigins);
+  const next = redirectParam(url);
   if (user && !error && next) throw redirect(next);
   return {
     meta: pageMeta(context, "verifyEmail"),
@@ -63,31 +58,26 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-export async function action({ request, url, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
-  const submission = parseWithZod(await request.formData(), {
-    schema: sendVerificationSchema,
-    error: zodErrorMap(locale),
-  });
-  if (submission.status !== "success") return invalid(submission);
-  const meta = requestMeta(request, context);
-  try {
-    await enforceRateLimit(meta.ipAddress, "/send-verification-email");
-    await sendVerificationEmail(
-      { email: submission.value.email, callbackURL: localizePath("/verify-email", locale) },
-      meta,
-      getAuthSession(context),
-    );
-  } catch (error) {
-    return failed(submission, error, { INVALID_EMAIL: "email" });
-  }
-  const t = authT(context);
-  return redirectWithToast(url.pathname + url.search, {
-    type: "success",
-    title: t("verifyEmail.resent"),
-    description: t("verifyEmail.resentBody"),
-  });
-}
+export const action = pageAction({
+  auth: "optional",
+  intents: {
+    "send-verification": intent({
+      schema: sendVerificationSchema,
+      rateLimit: "/send-verification-email",
+      fields: { INVALID_EMAIL: "email" },
+      async run({ args, auth, meta, locale, value: { email } }) {
+        await sendVerificationEmail({ email, callbackURL: localizePath("/verify-email", locale) }, meta, auth);
+        const t = authT(args.context);
+        const { pathname, search } = args.url;
+        return redirectWithToast(pathname + search, {
+          type: "success",
+          title: t("verifyEmail.resent"),
+          description: t("verifyEmail.resentBody"),
+        });
+      },
+    }),
+  },
+});
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");
@@ -154,17 +144,11 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
 
 function ResendForm({ email }: { email: string }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("send-verification");
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(sendVerificationSchema, {
     lastResult: actionData?.result,
     defaultValue: { email },
-    constraint: getZodConstraint(sendVerificationSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: sendVerificationSchema, error: zodErrorMap(locale) }),
   });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -37,6 +37,7 @@ export const PAGE_ONLY_ACTIONS = [
   "/admin/maintenance/migrations",
   "/organization/resend-invitation", // the API resends through /organization/invite-member; the page counts it apart
   "/set-locale",
+  "/set-password", // a server-only verb: /api/auth deliberately has no route for it
   "/stop-impersonating",
 ] as const;
 

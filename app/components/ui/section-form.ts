@@ -5,6 +5,28 @@ import type { z } from "zod";
 import { useLocale } from "~/lib/use-root-data";
 import { zodErrorMap } from "~/lib/validation";
 
+/**
+ * A page's form, checked in the browser with the schema the server uses (its messages in the
+ * page's language): when submitted, then on every input. `lastResult` is the server's answer.
+ */
+export function usePageForm<Schema extends z.ZodObject>(
+  schema: Schema,
+  options: {
+    id?: string;
+    lastResult?: SubmissionResult<string[]> | null;
+    defaultValue?: DefaultValue<z.input<Schema>>;
+  } = {},
+) {
+  const locale = useLocale();
+  return useForm<z.input<Schema>, z.output<Schema>, string[]>({
+    ...options,
+    constraint: getZodConstraint(schema),
+    shouldValidate: "onSubmit",
+    shouldRevalidate: "onInput",
+    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
+  });
+}
+
 /** What a page action with several forms answers a failed one with: the form's key and its result. */
 type KeyedResult = { key?: string; result?: SubmissionResult<string[]> } | undefined;
 
@@ -18,20 +40,11 @@ export function useSectionForm<Schema extends z.ZodObject>(
   schema: Schema,
   defaultValue?: DefaultValue<z.input<Schema>>,
 ) {
-  const locale = useLocale();
   const fetcher = useFetcher({ key });
   const actionData = useActionData() as KeyedResult;
   const fetched = fetcher.data as KeyedResult;
   const lastResult = fetched?.result ?? (actionData?.key === key ? actionData.result : undefined);
-  const [form, fields] = useForm<z.input<Schema>, z.output<Schema>, string[]>({
-    id: `form-${key}`,
-    lastResult,
-    defaultValue,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(schema, { id: `form-${key}`, lastResult, defaultValue });
   // Refused by the server (not just by the browser's own validation).
   const rejected = Object.values(lastResult?.error ?? {}).some((errors) => errors?.length);
   return { fetcher, form, fields, pending: fetcher.state !== "idle", rejected };

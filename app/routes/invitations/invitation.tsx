@@ -1,21 +1,22 @@
 import { Form } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/invitation";
 import { AppLink } from "~/components/AppLink";
 import { AuthCard, Notice } from "~/components/ui/AuthCard";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
+import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
+import type { AuthSession } from "~/server/auth/session.server";
 import { isAppError } from "~/server/errors.server";
-import { authT, cookieHeaders, errorTitle } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT, cookieHeaders } from "~/server/forms.server";
 import { acceptInvitation, getInvitation, rejectInvitation } from "~/server/organization/invitations.server";
 import { organizationById, organizationT } from "~/server/organization/pages.server";
+import { intent, pageAction, type Intent, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["organization"] };
@@ -60,42 +61,52 @@ export async function loader({ params, context }: Route.LoaderArgs) {
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
 
-export async function action({ request, params, context }: Route.ActionArgs) {
-  const locale = getLocale(context);
+/** The invitation's answers need a session; a visitor without one is told so on the invitation. */
+async function prepare({ args: { params, context }, auth, locale }: PageContext<"optional">) {
+  if (auth) return auth;
   const here = localizePath(`/invitations/${params.id}`, locale);
-  const auth = getAuthSession(context);
-  if (!auth) return redirectWithToast(here, { type: "error", title: authT(context)("errors.UNAUTHORIZED") });
-  const t = organizationT(context);
-  const meta = requestMeta(request, context);
-  const accept = (await request.formData()).get("intent") === "accept";
-  try {
-    await enforceRateLimit(
-      meta.ipAddress,
-      accept ? "/organization/accept-invitation" : "/organization/reject-invitation",
-    );
-    if (!accept) {
-      await rejectInvitation(auth, params.id, meta);
+  throw await redirectWithToast(here, { type: "error", title: authT(context)("errors.UNAUTHORIZED") });
+}
+
+/**
+ * Declared with the page's types (`satisfies`), so that every `run` sees the session prepare
+ * found. A refusal is a toast on the invitation: the page has no field to put it next to.
+ */
+const intents = {
+  accept: intent({
+    schema: z.object({}),
+    rateLimit: "/organization/accept-invitation",
+    refusal: "toast",
+    async run({ args: { params, context }, meta, locale, page: auth }) {
+      const { invitation, setCookies } = await acceptInvitation(auth, params.id!, meta);
+      const organization = await organizationById(invitation.organizationId);
+      return redirectWithToast(
+        localizePath(`/organizations/${organization.slug}`, locale),
+        { type: "success", title: organizationT(context)("invitation.joined", { name: organization.name }) },
+        { headers: cookieHeaders(setCookies) },
+      );
+    },
+  }),
+  decline: intent({
+    schema: z.object({}),
+    rateLimit: "/organization/reject-invitation",
+    refusal: "toast",
+    async run({ args: { params, context }, meta, locale, page: auth }) {
+      await rejectInvitation(auth, params.id!, meta);
       return redirectWithToast(localizePath("/organizations", locale), {
         type: "success",
-        title: t("invitation.declined"),
+        title: organizationT(context)("invitation.declined"),
       });
-    }
-    const { invitation, setCookies } = await acceptInvitation(auth, params.id, meta);
-    const organization = await organizationById(invitation.organizationId);
-    return redirectWithToast(
-      localizePath(`/organizations/${organization.slug}`, locale),
-      { type: "success", title: t("invitation.joined", { name: organization.name }) },
-      { headers: cookieHeaders(setCookies) },
-    );
-  } catch (error) {
-    return redirectWithToast(here, { type: "error", title: errorTitle(authT(context), error) });
-  }
-}
+    },
+  }),
+} satisfies Record<string, Intent<"optional", AuthSession, unknown, object>>;
+
+export const action = pageAction({ auth: "optional", prepare, intents });
 
 export default function Invitation({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
   const localize = useLocalize();
-  const back = `?${new URLSearchParams({ redirect: localize(`/invitations/${params.id}`) })}`;
+  const here = localize(`/invitations/${params.id}`);
   return (
     <AuthCard title={loaderData.title}>
       {loaderData.state === "open" ? (
@@ -115,10 +126,10 @@ export default function Invitation({ loaderData, params }: Route.ComponentProps)
       ) : loaderData.state === "signed-out" ? (
         <div className="flex flex-col gap-4">
           <p className="text-sm">{t("invitation.signedOutBody")}</p>
-          <AppLink to={localize("/signin") + back} className={buttonClass("primary", "w-full")}>
+          <AppLink to={withRedirect(localize("/signin"), here)} className={buttonClass("primary", "w-full")}>
             {t("invitation.signIn")}
           </AppLink>
-          <AppLink to={localize("/signup") + back} className={buttonClass("secondary", "w-full")}>
+          <AppLink to={withRedirect(localize("/signup"), here)} className={buttonClass("secondary", "w-full")}>
             {t("invitation.signUp")}
           </AppLink>
         </div>

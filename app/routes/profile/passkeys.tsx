@@ -1,44 +1,63 @@
 import { data } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/passkeys";
-import { localizePath } from "~/i18n/config";
-import { getAuthSession, localizedRedirect, requireUser } from "~/server/auth/guards.server";
+import { localizePath, type Locale } from "~/i18n/config";
+import { localizedRedirect } from "~/server/auth/guards.server";
 import { deletePasskey, deletePasskeyInput, updatePasskey, updatePasskeyInput } from "~/server/auth/passkeys.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
 import { authT, errorTitle } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { intent, pageAction, type Intent, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
  * The profile's passkey forms (PasskeysSection): rename and delete, plain posts that work
  * without JavaScript. Every answer goes back to the profile's passkeys with a toast; the
- * section has no field to show an error next to.
+ * section has no field to show an error next to. (The rate limit's refusal comes back to this
+ * URL, whose loader sends the browser on to the same place.)
  */
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(context); // the menu layout's middleware has already made sure
-  const auth = getAuthSession(context)!;
-  const t = authT(context);
-  const meta = requestMeta(request, context);
-  const back = `${localizePath("/profile", getLocale(context))}#passkeys`;
-  const form = Object.fromEntries(await request.formData());
+const back = (locale: Locale) => `${localizePath("/profile", locale)}#passkeys`;
+
+/** The verb, then back with a toast: `done`, or the service's refusal. */
+async function answer({ args, locale }: PageContext<"required">, verb: () => Promise<unknown>, done: string) {
+  const t = authT(args.context);
   try {
-    if (form.intent === "rename") {
-      const input = updatePasskeyInput.safeParse(form);
-      if (!input.success) return redirectWithToast(back, { type: "error", title: t("passkeys.nameRequired") });
-      await enforceRateLimit(meta.ipAddress, "/passkey/update-passkey");
-      await updatePasskey(auth, input.data, meta);
-      return redirectWithToast(back, { type: "success", title: t("passkeys.renamed") });
-    }
-    const input = deletePasskeyInput.safeParse(form);
-    if (form.intent !== "delete" || !input.success) throw data("Unknown intent", { status: 400 });
-    await enforceRateLimit(meta.ipAddress, "/passkey/delete-passkey");
-    await deletePasskey(auth, input.data, meta);
-    return redirectWithToast(back, { type: "success", title: t("passkeys.deleted") });
+    await verb();
   } catch (error) {
     // errorTitle rethrows anything that is not a service's refusal.
-    return redirectWithToast(back, { type: "error", title: errorTitle(t, error) });
+    return redirectWithToast(back(locale), { type: "error", title: errorTitle(t, error) });
   }
+  return redirectWithToast(back(locale), { type: "success", title: t(done) });
 }
+
+/** Declared with the page's types (`satisfies`), so that every `run` sees the signed-in session. */
+const intents = {
+  rename: intent({
+    // The forms are read with the service's schemas in `run`: their refusals are not form errors.
+    schema: z.object({}),
+    rateLimit: "/passkey/update-passkey",
+    refusal: "toast",
+    async run(ctx) {
+      const input = updatePasskeyInput.safeParse(Object.fromEntries(ctx.formData));
+      if (!input.success) {
+        const title = authT(ctx.args.context)("passkeys.nameRequired");
+        return redirectWithToast(back(ctx.locale), { type: "error", title });
+      }
+      return answer(ctx, () => updatePasskey(ctx.auth, input.data, ctx.meta), "passkeys.renamed");
+    },
+  }),
+  delete: intent({
+    schema: z.object({}),
+    rateLimit: "/passkey/delete-passkey",
+    refusal: "toast",
+    async run(ctx) {
+      const input = deletePasskeyInput.safeParse(Object.fromEntries(ctx.formData));
+      // No passkey named: not a form of the section's (it has no answer to show).
+      if (!input.success) throw data("Unknown intent", { status: 400 });
+      return answer(ctx, () => deletePasskey(ctx.auth, input.data, ctx.meta), "passkeys.deleted");
+    },
+  }),
+} satisfies Record<string, Intent<"required", undefined, unknown, object>>;
+
+export const action = pageAction({ auth: "required", intents });
 
 /** Nothing to show here: the passkeys are on the profile. */
 export function loader({ url }: Route.LoaderArgs) {

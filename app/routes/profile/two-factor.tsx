@@ -1,7 +1,5 @@
-import { getFormProps, useForm, type SubmissionResult } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps, type Submission, type SubmissionResult } from "@conform-to/react";
 import { data, Form, useActionData } from "react-router";
-import type { z } from "zod";
 import type { Route } from "./+types/two-factor";
 import { AppLink } from "~/components/AppLink";
 import { Notice } from "~/components/ui/AuthCard";
@@ -9,17 +7,16 @@ import { buttonClass, SubmitButton, type ButtonVariant } from "~/components/ui/B
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { Section } from "~/components/ui/Section";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { disableSchema, enableSchema, regenerateSchema, revealSchema, verifySetupSchema } from "~/lib/two-factor-forms";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { hasPassword } from "~/server/auth/account-management.server";
-import { getAuthSession, requireUser } from "~/server/auth/guards.server";
-import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta } from "~/server/auth/session.server";
+import { requireUser } from "~/server/auth/guards.server";
+import type { AuthSession } from "~/server/auth/session.server";
 import {
   disableTwoFactor,
   enableTwoFactor,
@@ -30,8 +27,8 @@ import {
   twoFactorState,
   verifySecondStep,
 } from "~/server/auth/two-factor.server";
-import { authT, cookieHeaders, failed, invalid } from "~/server/forms.server";
-import { getLocale } from "~/server/i18n.server";
+import { authT, cookieHeaders, failed, type FieldErrors } from "~/server/forms.server";
+import { intent, pageAction, type Intent } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -65,15 +62,6 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-const schemas = {
-  enable: enableSchema,
-  verify: verifySetupSchema,
-  reveal: revealSchema,
-  disable: disableSchema,
-  regenerate: regenerateSchema,
-};
-type Intent = keyof typeof schemas;
-
 /**
  * What the setup step shows: the QR code (SVG drawn here) and the secret as text, when the
  * form answered was given the password; the backup codes shown with them.
@@ -90,75 +78,106 @@ async function setupView(
 const carriedCodes = (value: string | undefined) =>
   (value ?? "").split(" ").filter((code) => /^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/.test(code));
 
-export async function action({ request, context }: Route.ActionArgs) {
-  requireUser(context);
-  const auth = getAuthSession(context)!;
-  const locale = getLocale(context);
-  const t = authT(context);
-  const meta = requestMeta(request, context);
-  const formData = await request.formData();
-  const intent = String(formData.get("intent")) as Intent;
-  const schema: z.ZodType | undefined = schemas[intent];
-  if (!schema) throw data("Unknown intent", { status: 400 });
-  const submission = parseWithZod(formData, { schema, error: zodErrorMap(locale) });
-  const extra = { intent };
-  if (submission.status !== "success") return invalid(submission, extra);
-  const value = submission.value as Record<string, string>;
-  const here = localizePath("/profile/two-factor", locale);
+const FIELDS: FieldErrors = { INVALID_PASSWORD: "password", INVALID_CODE: "code" };
 
-  try {
-    await enforceRateLimit(meta.ipAddress, `/two-factor/${intent}`);
-    switch (intent) {
-      case "enable": {
-        const result = await enableTwoFactor(auth, { password: value.password! }, meta);
-        if (result.method !== "totp") throw new Error("unreachable: the page enables TOTP");
-        return {
-          ...extra,
-          result: submission.reply({ resetForm: true }),
-          setup: await setupView(result.totpURI, result.backupCodes),
-        };
-      }
-      case "verify": {
-        const { setCookies } = await verifySecondStep({ kind: "session", auth }, "totp", { code: value.code! }, meta);
+/**
+ * A refusal of the set-up's forms (a wrong first code, or password): the set-up again, to try
+ * the next code, without the secret.
+ */
+async function setupAgain(
+  form: "verify" | "reveal",
+  error: unknown,
+  { auth, submission, value }: { auth: AuthSession; submission: Submission<unknown>; value: { backupCodes?: string } },
+) {
+  const answer = failed(submission, error, FIELDS, { intent: form });
+  const { setupPending } = await twoFactorState(auth.user.id);
+  const setup = setupPending ? await setupView(null, carriedCodes(value.backupCodes)) : undefined;
+  return data({ ...answer.data, setup }, answer.init ?? undefined);
+}
+
+/**
+ * Each form counts under the /api/auth call it stands for. Declared with the page's types
+ * (`satisfies`), so that every `run` sees the signed-in session.
+ */
+const intents = {
+  enable: intent({
+    schema: enableSchema,
+    rateLimit: "/two-factor/enable",
+    fields: FIELDS,
+    extra: () => ({ intent: "enable" as const }),
+    async run({ auth, meta, value: { password }, submission }) {
+      const result = await enableTwoFactor(auth, { password }, meta);
+      if (result.method !== "totp") throw new Error("unreachable: the page enables TOTP");
+      const setup = await setupView(result.totpURI, result.backupCodes);
+      return { intent: "enable" as const, result: submission.reply({ resetForm: true }), setup };
+    },
+  }),
+  verify: intent({
+    schema: verifySetupSchema,
+    rateLimit: "/two-factor/verify-totp",
+    fields: FIELDS,
+    extra: () => ({ intent: "verify" as const }),
+    async run(ctx) {
+      const { args, auth, meta, locale, value } = ctx;
+      try {
+        const { setCookies } = await verifySecondStep({ kind: "session", auth }, "totp", { code: value.code }, meta);
+        const t = authT(args.context);
         return redirectWithToast(
-          here,
+          localizePath("/profile/two-factor", locale),
           { type: "success", title: t("twoFactor.settings.enabled"), description: t("twoFactor.settings.enabledBody") },
           { headers: cookieHeaders(setCookies) },
         );
+      } catch (error) {
+        return setupAgain("verify", error, ctx);
       }
-      case "reveal": {
-        const uri = await getTotpURI(auth, value.password!, meta);
-        return {
-          ...extra,
-          result: submission.reply({ resetForm: true }),
-          setup: await setupView(uri, carriedCodes(value.backupCodes)),
-        };
+    },
+  }),
+  reveal: intent({
+    schema: revealSchema,
+    rateLimit: "/two-factor/get-totp-uri",
+    fields: FIELDS,
+    extra: () => ({ intent: "reveal" as const }),
+    async run(ctx) {
+      const { auth, meta, value, submission } = ctx;
+      try {
+        const uri = await getTotpURI(auth, value.password, meta);
+        const setup = await setupView(uri, carriedCodes(value.backupCodes));
+        return { intent: "reveal" as const, result: submission.reply({ resetForm: true }), setup };
+      } catch (error) {
+        return setupAgain("reveal", error, ctx);
       }
-      case "regenerate": {
-        const backupCodes = await regenerateBackupCodes(auth, value.password!, meta);
-        return { ...extra, result: submission.reply({ resetForm: true }), newCodes: backupCodes };
-      }
-      case "disable": {
-        const { setCookies } = await disableTwoFactor(auth, value.password!, meta);
-        return redirectWithToast(
-          here,
-          { type: "success", title: t("twoFactor.settings.disabled") },
-          { headers: cookieHeaders(setCookies) },
-        );
-      }
-    }
-  } catch (error) {
-    const answer = failed(submission, error, { INVALID_PASSWORD: "password", INVALID_CODE: "code" }, extra);
-    if (intent !== "verify" && intent !== "reveal") return answer;
-    // A wrong first code (or password): the setup again, to try the next code, without the secret.
-    const { setupPending } = await twoFactorState(auth.user.id);
-    const setup = setupPending ? await setupView(null, carriedCodes(value.backupCodes)) : undefined;
-    return data({ ...answer.data, setup }, answer.init ?? undefined);
-  }
-}
+    },
+  }),
+  regenerate: intent({
+    schema: regenerateSchema,
+    rateLimit: "/two-factor/generate-backup-codes",
+    fields: FIELDS,
+    extra: () => ({ intent: "regenerate" as const }),
+    async run({ auth, meta, value: { password }, submission }) {
+      const newCodes = await regenerateBackupCodes(auth, password, meta);
+      return { intent: "regenerate" as const, result: submission.reply({ resetForm: true }), newCodes };
+    },
+  }),
+  disable: intent({
+    schema: disableSchema,
+    rateLimit: "/two-factor/disable",
+    fields: FIELDS,
+    extra: () => ({ intent: "disable" as const }),
+    async run({ args, auth, meta, locale, value: { password } }) {
+      const { setCookies } = await disableTwoFactor(auth, password, meta);
+      return redirectWithToast(
+        localizePath("/profile/two-factor", locale),
+        { type: "success", title: authT(args.context)("twoFactor.settings.disabled") },
+        { headers: cookieHeaders(setCookies) },
+      );
+    },
+  }),
+} satisfies Record<string, Intent<"required", undefined, unknown, object>>;
+
+export const action = pageAction({ auth: "required", intents });
 
 type ActionData = {
-  intent: Intent;
+  intent: keyof typeof intents;
   result?: SubmissionResult<string[]>;
   setup?: Awaited<ReturnType<typeof setupView>>;
   newCodes?: string[];
@@ -300,19 +319,11 @@ function PasswordSection({
   children?: React.ReactNode;
 }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const pending = usePendingIntent(intent);
   const schema = { enable: enableSchema, reveal: revealSchema, regenerate: regenerateSchema, disable: disableSchema }[
     intent
   ];
-  const [form, fields] = useForm({
-    id: intent,
-    lastResult,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(schema, { id: intent, lastResult });
   return (
     <Section id={intent} tone={tone} title={title} description={description}>
       {children}
@@ -342,16 +353,8 @@ function SetupSection({
   lastResult: ActionData["result"];
 }) {
   const { t } = useTranslation("auth");
-  const locale = useLocale();
   const pending = usePendingIntent("verify");
-  const [form, fields] = useForm({
-    id: "verify",
-    lastResult,
-    constraint: getZodConstraint(verifySetupSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: verifySetupSchema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(verifySetupSchema, { id: "verify", lastResult });
   return (
     <Section
       id="setup"

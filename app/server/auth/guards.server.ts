@@ -74,9 +74,13 @@ export const requireUserMiddleware: MiddlewareFunction<Response> = ({ context })
   requireUser(context);
 };
 
+/** Where the page's `?redirect=` asks to go afterwards, when that is safe; null otherwise. */
+export const redirectParam = (url: URL): string | null =>
+  safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins);
+
 /** Signed-in visitors go to the page they asked for in `redirect` (when safe), else on. */
 export const guestOnlyMiddleware: MiddlewareFunction<Response> = ({ url, context }) => {
   if (!getUser(context)) return;
-  const target = safeRedirect(url.searchParams.get("redirect"), loadEnv().trustedOrigins);
+  const target = redirectParam(url);
   throw target ? redirect(target) : localizedRedirect(url, navigation.signedInRedirect);
 };
