@@ -16,7 +16,7 @@ import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
 import { requestPasswordReset } from "~/server/auth/account-management.server";
 import { authT } from "~/server/forms.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -39,7 +39,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     "forgot-password": intent({
       schema: forgotPasswordSchema,
       rateLimit: "/request-password-reset",
@@ -53,7 +53,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function ForgotPassword({ loaderData }: Route.ComponentProps) {

@@ -51,7 +51,7 @@ import { twoFactorState } from "~/server/auth/two-factor.server";
 import { isSocialProviderId, SOCIAL_PROVIDERS } from "~/server/auth/social/providers/index.server";
 import { authT, cookieHeaders, errorTitle, type FieldErrors } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
-import { intent, pageAction, socialIntent, type Intent, type PageContext } from "~/server/page-action.server";
+import { pageAction, socialIntent, type PageContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -167,128 +167,133 @@ async function prepare({ args, auth, locale }: PageContext<"required">) {
 
 /**
  * One form per section, told apart by `intent`; each counts under the /api/auth call it stands
- * for. Declared with the page's types (`satisfies`), so that every `run` sees the signed-in
- * session and what `prepare` found.
+ * for.
  */
-const intents = {
-  "send-verification": intent({
-    schema: sendVerificationSchema,
-    rateLimit: "/send-verification-email",
-    extra: () => ({ key: "send-verification" as const }),
-    async run({ auth, meta, locale, page: { t, here } }) {
-      const { email } = auth.user;
-      await sendVerificationEmail({ email, callbackURL: localizePath("/verify-email", locale) }, meta, auth);
-      return done(here, t("profile.email.resent"), t("profile.email.resentBody", { email }));
-    },
-  }),
-  "link-social": socialIntent({
-    link: true,
-    paths: ({ locale }) => {
-      const here = localizePath("/profile", locale);
-      return { callbackPath: `${here}?linked=1`, errorPath: here };
-    },
-  }),
-  "update-profile": intent({
-    ...section("update-profile"),
-    schema: updateProfileSchema,
-    rateLimit: "/update-user",
-    async run({ auth, meta, value: { name, image }, page: { t, here } }) {
-      const result = await updateUser(auth, { name, image: image ?? null }, meta);
-      return done(here, t("profile.profile.saved"), undefined, result.setCookies);
-    },
-  }),
-  "change-email": intent({
-    ...section("change-email"),
-    schema: changeEmailSchema,
-    rateLimit: "/change-email",
-    async run({ auth, meta, locale, value: { newEmail }, page: { t, here } }) {
-      const result = await changeEmail(auth, { newEmail, callbackURL: localizePath("/verify-email", locale) }, meta);
-      // A verified address must confirm the change; an unverified one changes at once, and the
-      // new address gets a verification. Said the same way whether or not the address is taken.
-      if (result.wasVerified) {
-        return done(
-          here,
-          t("profile.email.confirmSent"),
-          t("profile.email.confirmSentBody", { email: auth.user.email }),
+export const action = pageAction({
+  auth: "required",
+  prepare,
+  intents: (intent) => ({
+    "send-verification": intent({
+      schema: sendVerificationSchema,
+      rateLimit: "/send-verification-email",
+      extra: () => ({ key: "send-verification" as const }),
+      async run({ auth, meta, locale, page: { t, here } }) {
+        const { email } = auth.user;
+        await sendVerificationEmail({ email, callbackURL: localizePath("/verify-email", locale) }, meta, auth);
+        return done(here, t("profile.email.resent"), t("profile.email.resentBody", { email }));
+      },
+    }),
+    "link-social": socialIntent({
+      link: true,
+      paths: ({ locale }) => {
+        const here = localizePath("/profile", locale);
+        return { callbackPath: `${here}?linked=1`, errorPath: here };
+      },
+    }),
+    "update-profile": intent({
+      ...section("update-profile"),
+      schema: updateProfileSchema,
+      rateLimit: "/update-user",
+      async run({ auth, meta, value: { name, image }, page: { t, here } }) {
+        const result = await updateUser(auth, { name, image: image ?? null }, meta);
+        return done(here, t("profile.profile.saved"), undefined, result.setCookies);
+      },
+    }),
+    "change-email": intent({
+      ...section("change-email"),
+      schema: changeEmailSchema,
+      rateLimit: "/change-email",
+      async run({ auth, meta, locale, value: { newEmail }, page: { t, here } }) {
+        const result = await changeEmail(auth, { newEmail, callbackURL: localizePath("/verify-email", locale) }, meta);
+        // A verified address must confirm the change; an unverified one changes at once, and the
+        // new address gets a verification. Said the same way whether or not the address is taken.
+        if (result.wasVerified) {
+          return done(
+            here,
+            t("profile.email.confirmSent"),
+            t("profile.email.confirmSentBody", { email: auth.user.email }),
+          );
+        }
+        const checkNew = t("profile.email.checkNewBody", { email: newEmail });
+        return done(here, t("profile.email.checkNew"), checkNew, result.setCookies);
+      },
+    }),
+    "change-password": intent({
+      ...section("change-password"),
+      schema: changePasswordSchema,
+      rateLimit: "/change-password",
+      async run({ auth, meta, value: { currentPassword, newPassword, revokeOtherSessions }, page: { t, here } }) {
+        const result = await changePassword(auth, { currentPassword, newPassword, revokeOtherSessions }, meta);
+        const others = revokeOtherSessions ? t("profile.password.changedOthers") : undefined;
+        return done(here, t("profile.password.changed"), others, result.setCookies);
+      },
+    }),
+    "set-password": intent({
+      ...section("set-password"),
+      schema: setPasswordSchema,
+      rateLimit: "/set-password",
+      async run({ auth, meta, value: { newPassword }, page: { t, here } }) {
+        await setPassword(auth, { newPassword }, meta);
+        return done(here, t("profile.password.set"));
+      },
+    }),
+    "revoke-session": intent({
+      ...section("revoke-session"),
+      schema: revokeSessionSchema,
+      rateLimit: "/revoke-session",
+      async run({ auth, meta, value: { token }, page: { t, here } }) {
+        const result = await revokeUserSession(auth, { token }, meta);
+        return done(here, t("profile.sessions.revoked"), undefined, result.setCookies);
+      },
+    }),
+    "revoke-other-sessions": intent({
+      ...section("revoke-other-sessions"),
+      schema: revokeOtherSessionsSchema,
+      rateLimit: "/revoke-other-sessions",
+      async run({ auth, meta, page: { t, here } }) {
+        await revokeOtherUserSessions(auth, meta);
+        return done(here, t("profile.sessions.revokedOthers"));
+      },
+    }),
+    "unlink-account": intent({
+      ...section("unlink-account"),
+      schema: unlinkAccountSchema,
+      rateLimit: "/unlink-account",
+      async run({ auth, meta, value: { accountId }, page: { t, here } }) {
+        try {
+          await unlinkAccount(auth, { accountId }, meta);
+        } catch (error) {
+          // Said in a toast: the accounts list has no field to put it next to.
+          return redirectWithToast(here, { type: "error", title: errorTitle(t, error) });
+        }
+        return done(here, t("profile.accounts.unlinked"));
+      },
+    }),
+    "delete-account": intent({
+      ...section("delete-account"),
+      fields: { ...FIELDS, INVALID_PASSWORD: "password" },
+      schema: ({ page }) => deleteAccountSchema(page.withPassword),
+      rateLimit: "/delete-user",
+      async run({ auth, meta, locale, value: { password }, page: { t, here } }) {
+        const result = await deleteUser(auth, { password, callbackURL: localizePath("/", locale) }, meta);
+        if (!result.deleted) {
+          return done(
+            here,
+            t("profile.danger.emailSent"),
+            t("profile.danger.emailSentBody", { email: auth.user.email }),
+          );
+        }
+        return redirectWithToast(
+          localizePath("/", locale),
+          { type: "success", title: t("profile.danger.deleted"), description: t("profile.danger.deletedBody") },
+          { headers: cookieHeaders(result.setCookies) },
         );
-      }
-      const checkNew = t("profile.email.checkNewBody", { email: newEmail });
-      return done(here, t("profile.email.checkNew"), checkNew, result.setCookies);
-    },
+      },
+    }),
   }),
-  "change-password": intent({
-    ...section("change-password"),
-    schema: changePasswordSchema,
-    rateLimit: "/change-password",
-    async run({ auth, meta, value: { currentPassword, newPassword, revokeOtherSessions }, page: { t, here } }) {
-      const result = await changePassword(auth, { currentPassword, newPassword, revokeOtherSessions }, meta);
-      const others = revokeOtherSessions ? t("profile.password.changedOthers") : undefined;
-      return done(here, t("profile.password.changed"), others, result.setCookies);
-    },
-  }),
-  "set-password": intent({
-    ...section("set-password"),
-    schema: setPasswordSchema,
-    rateLimit: "/set-password",
-    async run({ auth, meta, value: { newPassword }, page: { t, here } }) {
-      await setPassword(auth, { newPassword }, meta);
-      return done(here, t("profile.password.set"));
-    },
-  }),
-  "revoke-session": intent({
-    ...section("revoke-session"),
-    schema: revokeSessionSchema,
-    rateLimit: "/revoke-session",
-    async run({ auth, meta, value: { token }, page: { t, here } }) {
-      const result = await revokeUserSession(auth, { token }, meta);
-      return done(here, t("profile.sessions.revoked"), undefined, result.setCookies);
-    },
-  }),
-  "revoke-other-sessions": intent({
-    ...section("revoke-other-sessions"),
-    schema: revokeOtherSessionsSchema,
-    rateLimit: "/revoke-other-sessions",
-    async run({ auth, meta, page: { t, here } }) {
-      await revokeOtherUserSessions(auth, meta);
-      return done(here, t("profile.sessions.revokedOthers"));
-    },
-  }),
-  "unlink-account": intent({
-    ...section("unlink-account"),
-    schema: unlinkAccountSchema,
-    rateLimit: "/unlink-account",
-    async run({ auth, meta, value: { accountId }, page: { t, here } }) {
-      try {
-        await unlinkAccount(auth, { accountId }, meta);
-      } catch (error) {
-        // Said in a toast: the accounts list has no field to put it next to.
-        return redirectWithToast(here, { type: "error", title: errorTitle(t, error) });
-      }
-      return done(here, t("profile.accounts.unlinked"));
-    },
-  }),
-  "delete-account": intent({
-    ...section("delete-account"),
-    fields: { ...FIELDS, INVALID_PASSWORD: "password" },
-    schema: ({ page }) => deleteAccountSchema(page.withPassword),
-    rateLimit: "/delete-user",
-    async run({ auth, meta, locale, value: { password }, page: { t, here } }) {
-      const result = await deleteUser(auth, { password, callbackURL: localizePath("/", locale) }, meta);
-      if (!result.deleted) {
-        return done(here, t("profile.danger.emailSent"), t("profile.danger.emailSentBody", { email: auth.user.email }));
-      }
-      return redirectWithToast(
-        localizePath("/", locale),
-        { type: "success", title: t("profile.danger.deleted"), description: t("profile.danger.deletedBody") },
-        { headers: cookieHeaders(result.setCookies) },
-      );
-    },
-  }),
-} satisfies Record<string, Intent<"required", Awaited<ReturnType<typeof prepare>>, unknown, object>>;
+});
 
-export const action = pageAction({ auth: "required", prepare, intents });
-
-type ActionIntent = keyof typeof intents;
+type ActionIntent = (typeof action.intents)[number];
 
 // ---------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
 import { isResetTokenValid, resetPassword } from "~/server/auth/account-management.server";
 import { authT } from "~/server/forms.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -46,7 +46,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     "reset-password": intent({
       schema: resetPasswordSchema,
       rateLimit: "/reset-password",
@@ -61,7 +61,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function ResetPassword({ loaderData }: Route.ComponentProps) {

@@ -21,7 +21,7 @@ import { pendingMethods, pendingSignIn, sendOtp, verifySecondStep } from "~/serv
 import { isAppError } from "~/server/errors.server";
 import { authT, cookieHeaders } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
-import { intent, pageAction, type Intent, type PageContext } from "~/server/page-action.server";
+import { pageAction, type IntentOf, type PageContext } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -73,7 +73,7 @@ type Caller = Awaited<ReturnType<typeof prepare>>;
  * A code of one kind finishes the sign-in; it counts under the /api/auth call that verifies it.
  * (Its return type gives the intent the page's types.)
  */
-function verifyIntent(method: SecondStepMethod): Intent<"optional", Caller, Response, object> {
+function verifyIntent(intent: IntentOf<"optional", Caller>, method: SecondStepMethod) {
   return intent({
     schema: secondStepSchema,
     rateLimit: `/two-factor/verify-${method}`,
@@ -99,31 +99,32 @@ function verifyIntent(method: SecondStepMethod): Intent<"optional", Caller, Resp
   });
 }
 
-/** Declared with the page's types (`satisfies`), so that every `run` sees the pending sign-in. */
-const intents = {
-  totp: verifyIntent("totp"),
-  "backup-code": verifyIntent("backup-code"),
-  otp: verifyIntent("otp"),
-  "send-otp": intent({
-    // Nothing to read: the pending sign-in says whom to send the code to.
-    schema: z.object({}),
-    rateLimit: "/two-factor/send-otp",
-    refusal: "toast",
-    async run({ args: { url, context }, meta, page: caller }) {
-      await sendOtp(caller, meta);
-      const otp = new URL(url);
-      otp.searchParams.set("method", "otp");
-      const t = authT(context);
-      return redirectWithToast(otp.pathname + otp.search, {
-        type: "success",
-        title: t("twoFactor.signIn.codeSent"),
-        description: t("twoFactor.signIn.codeSentBody"),
-      });
-    },
+export const action = pageAction({
+  auth: "optional",
+  prepare,
+  intents: (intent) => ({
+    totp: verifyIntent(intent, "totp"),
+    "backup-code": verifyIntent(intent, "backup-code"),
+    otp: verifyIntent(intent, "otp"),
+    "send-otp": intent({
+      // Nothing to read: the pending sign-in says whom to send the code to.
+      schema: z.object({}),
+      rateLimit: "/two-factor/send-otp",
+      refusal: "toast",
+      async run({ args: { url, context }, meta, page: caller }) {
+        await sendOtp(caller, meta);
+        const otp = new URL(url);
+        otp.searchParams.set("method", "otp");
+        const t = authT(context);
+        return redirectWithToast(otp.pathname + otp.search, {
+          type: "success",
+          title: t("twoFactor.signIn.codeSent"),
+          description: t("twoFactor.signIn.codeSentBody"),
+        });
+      },
+    }),
   }),
-} satisfies Record<string, Intent<"optional", Caller, unknown, object>>;
-
-export const action = pageAction({ auth: "optional", prepare, intents });
+});
 
 export default function SignInTwoFactor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("auth");

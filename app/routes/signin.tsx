@@ -54,9 +54,6 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export const action = pageAction({
   auth: "optional",
   intents: (intent) => ({
-    social: socialIntent({
-      paths: ({ locale }) => ({ callbackPath: localizePath("/", locale), errorPath: localizePath("/signin", locale) }),
-    }),
     "send-verification": intent({
       schema: sendVerificationSchema,
       rateLimit: "/send-verification-email",
@@ -105,6 +102,9 @@ export const action = pageAction({
           throw error;
         }
       },
+    }),
+    social: socialIntent({
+      paths: ({ locale }) => ({ callbackPath: localizePath("/", locale), errorPath: localizePath("/signin", locale) }),
     }),
   }),
 });

@@ -51,13 +51,6 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export const action = pageAction({
   auth: "optional",
   intents: (intent) => ({
-    social: socialIntent({
-      paths: ({ locale }) => ({
-        callbackPath: localizePath("/profile", locale),
-        errorPath: localizePath("/signup", locale),
-      }),
-      requestSignUp: true,
-    }),
     "sign-up": intent({
       schema: signUpSchema,
       rateLimit: "/sign-up/email",
@@ -80,6 +73,13 @@ export const action = pageAction({
           description: t("signUp.sentToastBody", { email }),
         });
       },
+    }),
+    social: socialIntent({
+      paths: ({ locale }) => ({
+        callbackPath: localizePath("/profile", locale),
+        errorPath: localizePath("/signup", locale),
+      }),
+      requestSignUp: true,
     }),
   }),
 });

@@ -17,7 +17,7 @@ import { useLocalize } from "~/lib/use-root-data";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getUser, redirectParam } from "~/server/auth/guards.server";
 import { authT } from "~/server/forms.server";
-import { intent, pageAction } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -60,7 +60,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 
 export const action = pageAction({
   auth: "optional",
-  intents: {
+  intents: (intent) => ({
     "send-verification": intent({
       schema: sendVerificationSchema,
       rateLimit: "/send-verification-email",
@@ -76,7 +76,7 @@ export const action = pageAction({
         });
       },
     }),
-  },
+  }),
 });
 
 export default function VerifyEmail({ loaderData }: Route.ComponentProps) {

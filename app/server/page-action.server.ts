@@ -105,7 +105,7 @@ export interface Intent<A extends AuthNeed, P, R, E extends object> {
 }
 
 // eslint-disable-next-line @typescript-eslint/no-empty-object-type -- an intent without extra adds nothing
-export function intent<A extends AuthNeed, P, S extends z.ZodType, R, E extends object = {}>(
+function intent<A extends AuthNeed, P, S extends z.ZodType, R, E extends object = {}>(
   spec: IntentSpec<A, P, S, R, E>,
 ): Intent<A, P, R, E> {
   return spec as unknown as Intent<A, P, R, E>;
@@ -129,8 +129,8 @@ interface PageActionSpec<A extends AuthNeed, P, I> {
   prepare?: (ctx: PageContext<A>) => Promise<P>;
   /**
    * The page's forms by their `intent` field, made with the `intent` it is handed. A page with
-   * one form answers every post with it, whatever `intent` says; with several, an unknown
-   * intent is a 400.
+   * one form answers every post with it, whatever `intent` says; with several, a post without
+   * `intent` is the first (the page's main form) and an unknown intent is a 400.
    */
   intents: (intent: IntentOf<A, P>) => I;
 }
@@ -148,7 +148,8 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
     const base: PageContext<A> = { args, auth, meta, locale };
     const page = (spec.prepare ? await spec.prepare(base) : undefined) as P;
     const formData = await request.formData();
-    const chosen = intents.length === 1 ? intents[0]![1] : table[String(formData.get("intent"))];
+    const posted = formData.get("intent");
+    const chosen = intents.length === 1 || posted === null ? intents[0]![1] : table[String(posted)];
     if (!chosen) throw data("Unknown intent", { status: 400 });
 
     const extra = chosen.extra?.(formData);
@@ -169,6 +170,8 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
   };
   return Object.assign(action as (args: PageActionArgs) => Promise<Answer<I[keyof I]>>, {
     rateLimits: intents.map(([, declared]) => declared.rateLimit),
+    /** The page's intents, for the hidden `intent` fields of its forms. */
+    intents: Object.keys(table) as (keyof I & string)[],
   });
 }
 

@@ -302,7 +302,7 @@ describe("download my data", () => {
 
     // Listed under the admin's actions, acting as the user.
     const log = await admin.page(`/admin/maintenance/audit-log?user=${encodeURIComponent(admin.email)}`);
-    const row = /<tr data-audit="[^"]+" data-action="update-user">[\s\S]*?<\/tr>/.exec(log)?.[0];
+    const row = /<tr data-audit="[^"]+" data-action="update-user"[^>]*>[\s\S]*?<\/tr>/.exec(log)?.[0];
     expect(row).toContain(`data-impersonated-by="${admin.id}">${admin.email}</span>`);
     expect(row).toContain(`as ${me.email}`);
     const csv = await (

@@ -11,12 +11,11 @@ import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { getAuthSession } from "~/server/auth/guards.server";
-import type { AuthSession } from "~/server/auth/session.server";
 import { isAppError } from "~/server/errors.server";
 import { authT, cookieHeaders } from "~/server/forms.server";
 import { acceptInvitation, getInvitation, rejectInvitation } from "~/server/organization/invitations.server";
 import { organizationById, organizationT } from "~/server/organization/pages.server";
-import { intent, pageAction, type Intent, type PageContext } from "~/server/page-action.server";
+import { pageAction, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 export const handle = { i18n: ["organization"] };
@@ -69,39 +68,40 @@ async function prepare({ args: { params, context }, auth, locale }: PageContext<
 }
 
 /**
- * Declared with the page's types (`satisfies`), so that every `run` sees the session prepare
- * found. A refusal is a toast on the invitation: the page has no field to put it next to.
+ * Decline is the form a post without an intent stands for, as before. A refusal is a toast on the invitation: the page has no field to put it next to.
  */
-const intents = {
-  accept: intent({
-    schema: z.object({}),
-    rateLimit: "/organization/accept-invitation",
-    refusal: "toast",
-    async run({ args: { params, context }, meta, locale, page: auth }) {
-      const { invitation, setCookies } = await acceptInvitation(auth, params.id!, meta);
-      const organization = await organizationById(invitation.organizationId);
-      return redirectWithToast(
-        localizePath(`/organizations/${organization.slug}`, locale),
-        { type: "success", title: organizationT(context)("invitation.joined", { name: organization.name }) },
-        { headers: cookieHeaders(setCookies) },
-      );
-    },
+export const action = pageAction({
+  auth: "optional",
+  prepare,
+  intents: (intent) => ({
+    decline: intent({
+      schema: z.object({}),
+      rateLimit: "/organization/reject-invitation",
+      refusal: "toast",
+      async run({ args: { params, context }, meta, locale, page: auth }) {
+        await rejectInvitation(auth, params.id!, meta);
+        return redirectWithToast(localizePath("/organizations", locale), {
+          type: "success",
+          title: organizationT(context)("invitation.declined"),
+        });
+      },
+    }),
+    accept: intent({
+      schema: z.object({}),
+      rateLimit: "/organization/accept-invitation",
+      refusal: "toast",
+      async run({ args: { params, context }, meta, locale, page: auth }) {
+        const { invitation, setCookies } = await acceptInvitation(auth, params.id!, meta);
+        const organization = await organizationById(invitation.organizationId);
+        return redirectWithToast(
+          localizePath(`/organizations/${organization.slug}`, locale),
+          { type: "success", title: organizationT(context)("invitation.joined", { name: organization.name }) },
+          { headers: cookieHeaders(setCookies) },
+        );
+      },
+    }),
   }),
-  decline: intent({
-    schema: z.object({}),
-    rateLimit: "/organization/reject-invitation",
-    refusal: "toast",
-    async run({ args: { params, context }, meta, locale, page: auth }) {
-      await rejectInvitation(auth, params.id!, meta);
-      return redirectWithToast(localizePath("/organizations", locale), {
-        type: "success",
-        title: organizationT(context)("invitation.declined"),
-      });
-    },
-  }),
-} satisfies Record<string, Intent<"optional", AuthSession, unknown, object>>;
-
-export const action = pageAction({ auth: "optional", prepare, intents });
+});
 
 export default function Invitation({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");

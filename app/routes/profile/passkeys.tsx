@@ -5,7 +5,7 @@ import { localizePath, type Locale } from "~/i18n/config";
 import { localizedRedirect } from "~/server/auth/guards.server";
 import { deletePasskey, deletePasskeyInput, updatePasskey, updatePasskeyInput } from "~/server/auth/passkeys.server";
 import { authT, errorTitle } from "~/server/forms.server";
-import { intent, pageAction, type Intent, type PageContext } from "~/server/page-action.server";
+import { pageAction, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
@@ -28,36 +28,36 @@ async function answer({ args, locale }: PageContext<"required">, verb: () => Pro
   return redirectWithToast(back(locale), { type: "success", title: t(done) });
 }
 
-/** Declared with the page's types (`satisfies`), so that every `run` sees the signed-in session. */
-const intents = {
-  rename: intent({
-    // The forms are read with the service's schemas in `run`: their refusals are not form errors.
-    schema: z.object({}),
-    rateLimit: "/passkey/update-passkey",
-    refusal: "toast",
-    async run(ctx) {
-      const input = updatePasskeyInput.safeParse(Object.fromEntries(ctx.formData));
-      if (!input.success) {
-        const title = authT(ctx.args.context)("passkeys.nameRequired");
-        return redirectWithToast(back(ctx.locale), { type: "error", title });
-      }
-      return answer(ctx, () => updatePasskey(ctx.auth, input.data, ctx.meta), "passkeys.renamed");
-    },
+export const action = pageAction({
+  auth: "required",
+  intents: (intent) => ({
+    rename: intent({
+      // The forms are read with the service's schemas in `run`: their refusals are not form errors.
+      schema: z.object({}),
+      rateLimit: "/passkey/update-passkey",
+      refusal: "toast",
+      async run(ctx) {
+        const input = updatePasskeyInput.safeParse(Object.fromEntries(ctx.formData));
+        if (!input.success) {
+          const title = authT(ctx.args.context)("passkeys.nameRequired");
+          return redirectWithToast(back(ctx.locale), { type: "error", title });
+        }
+        return answer(ctx, () => updatePasskey(ctx.auth, input.data, ctx.meta), "passkeys.renamed");
+      },
+    }),
+    delete: intent({
+      schema: z.object({}),
+      rateLimit: "/passkey/delete-passkey",
+      refusal: "toast",
+      async run(ctx) {
+        const input = deletePasskeyInput.safeParse(Object.fromEntries(ctx.formData));
+        // No passkey named: not a form of the section's (it has no answer to show).
+        if (!input.success) throw data("Unknown intent", { status: 400 });
+        return answer(ctx, () => deletePasskey(ctx.auth, input.data, ctx.meta), "passkeys.deleted");
+      },
+    }),
   }),
-  delete: intent({
-    schema: z.object({}),
-    rateLimit: "/passkey/delete-passkey",
-    refusal: "toast",
-    async run(ctx) {
-      const input = deletePasskeyInput.safeParse(Object.fromEntries(ctx.formData));
-      // No passkey named: not a form of the section's (it has no answer to show).
-      if (!input.success) throw data("Unknown intent", { status: 400 });
-      return answer(ctx, () => deletePasskey(ctx.auth, input.data, ctx.meta), "passkeys.deleted");
-    },
-  }),
-} satisfies Record<string, Intent<"required", undefined, unknown, object>>;
-
-export const action = pageAction({ auth: "required", intents });
+});
 
 /** Nothing to show here: the passkeys are on the profile. */
 export function loader({ url }: Route.LoaderArgs) {

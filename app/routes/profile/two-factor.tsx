@@ -28,7 +28,7 @@ import {
   verifySecondStep,
 } from "~/server/auth/two-factor.server";
 import { authT, cookieHeaders, failed, type FieldErrors } from "~/server/forms.server";
-import { intent, pageAction, type Intent } from "~/server/page-action.server";
+import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -96,88 +96,92 @@ async function setupAgain(
 }
 
 /**
- * Each form counts under the /api/auth call it stands for. Declared with the page's types
- * (`satisfies`), so that every `run` sees the signed-in session.
+ * Each form counts under the /api/auth call it stands for.
  */
-const intents = {
-  enable: intent({
-    schema: enableSchema,
-    rateLimit: "/two-factor/enable",
-    fields: FIELDS,
-    extra: () => ({ intent: "enable" as const }),
-    async run({ auth, meta, value: { password }, submission }) {
-      const result = await enableTwoFactor(auth, { password }, meta);
-      if (result.method !== "totp") throw new Error("unreachable: the page enables TOTP");
-      const setup = await setupView(result.totpURI, result.backupCodes);
-      return { intent: "enable" as const, result: submission.reply({ resetForm: true }), setup };
-    },
-  }),
-  verify: intent({
-    schema: verifySetupSchema,
-    rateLimit: "/two-factor/verify-totp",
-    fields: FIELDS,
-    extra: () => ({ intent: "verify" as const }),
-    async run(ctx) {
-      const { args, auth, meta, locale, value } = ctx;
-      try {
-        const { setCookies } = await verifySecondStep({ kind: "session", auth }, "totp", { code: value.code }, meta);
-        const t = authT(args.context);
+export const action = pageAction({
+  auth: "required",
+  intents: (intent) => ({
+    enable: intent({
+      schema: enableSchema,
+      rateLimit: "/two-factor/enable",
+      fields: FIELDS,
+      extra: () => ({ intent: "enable" as const }),
+      async run({ auth, meta, value: { password }, submission }) {
+        const result = await enableTwoFactor(auth, { password }, meta);
+        if (result.method !== "totp") throw new Error("unreachable: the page enables TOTP");
+        const setup = await setupView(result.totpURI, result.backupCodes);
+        return { intent: "enable" as const, result: submission.reply({ resetForm: true }), setup };
+      },
+    }),
+    verify: intent({
+      schema: verifySetupSchema,
+      rateLimit: "/two-factor/verify-totp",
+      fields: FIELDS,
+      extra: () => ({ intent: "verify" as const }),
+      async run(ctx) {
+        const { args, auth, meta, locale, value } = ctx;
+        try {
+          const { setCookies } = await verifySecondStep({ kind: "session", auth }, "totp", { code: value.code }, meta);
+          const t = authT(args.context);
+          return redirectWithToast(
+            localizePath("/profile/two-factor", locale),
+            {
+              type: "success",
+              title: t("twoFactor.settings.enabled"),
+              description: t("twoFactor.settings.enabledBody"),
+            },
+            { headers: cookieHeaders(setCookies) },
+          );
+        } catch (error) {
+          return setupAgain("verify", error, ctx);
+        }
+      },
+    }),
+    reveal: intent({
+      schema: revealSchema,
+      rateLimit: "/two-factor/get-totp-uri",
+      fields: FIELDS,
+      extra: () => ({ intent: "reveal" as const }),
+      async run(ctx) {
+        const { auth, meta, value, submission } = ctx;
+        try {
+          const uri = await getTotpURI(auth, value.password, meta);
+          const setup = await setupView(uri, carriedCodes(value.backupCodes));
+          return { intent: "reveal" as const, result: submission.reply({ resetForm: true }), setup };
+        } catch (error) {
+          return setupAgain("reveal", error, ctx);
+        }
+      },
+    }),
+    regenerate: intent({
+      schema: regenerateSchema,
+      rateLimit: "/two-factor/generate-backup-codes",
+      fields: FIELDS,
+      extra: () => ({ intent: "regenerate" as const }),
+      async run({ auth, meta, value: { password }, submission }) {
+        const newCodes = await regenerateBackupCodes(auth, password, meta);
+        return { intent: "regenerate" as const, result: submission.reply({ resetForm: true }), newCodes };
+      },
+    }),
+    disable: intent({
+      schema: disableSchema,
+      rateLimit: "/two-factor/disable",
+      fields: FIELDS,
+      extra: () => ({ intent: "disable" as const }),
+      async run({ args, auth, meta, locale, value: { password } }) {
+        const { setCookies } = await disableTwoFactor(auth, password, meta);
         return redirectWithToast(
           localizePath("/profile/two-factor", locale),
-          { type: "success", title: t("twoFactor.settings.enabled"), description: t("twoFactor.settings.enabledBody") },
+          { type: "success", title: authT(args.context)("twoFactor.settings.disabled") },
           { headers: cookieHeaders(setCookies) },
         );
-      } catch (error) {
-        return setupAgain("verify", error, ctx);
-      }
-    },
+      },
+    }),
   }),
-  reveal: intent({
-    schema: revealSchema,
-    rateLimit: "/two-factor/get-totp-uri",
-    fields: FIELDS,
-    extra: () => ({ intent: "reveal" as const }),
-    async run(ctx) {
-      const { auth, meta, value, submission } = ctx;
-      try {
-        const uri = await getTotpURI(auth, value.password, meta);
-        const setup = await setupView(uri, carriedCodes(value.backupCodes));
-        return { intent: "reveal" as const, result: submission.reply({ resetForm: true }), setup };
-      } catch (error) {
-        return setupAgain("reveal", error, ctx);
-      }
-    },
-  }),
-  regenerate: intent({
-    schema: regenerateSchema,
-    rateLimit: "/two-factor/generate-backup-codes",
-    fields: FIELDS,
-    extra: () => ({ intent: "regenerate" as const }),
-    async run({ auth, meta, value: { password }, submission }) {
-      const newCodes = await regenerateBackupCodes(auth, password, meta);
-      return { intent: "regenerate" as const, result: submission.reply({ resetForm: true }), newCodes };
-    },
-  }),
-  disable: intent({
-    schema: disableSchema,
-    rateLimit: "/two-factor/disable",
-    fields: FIELDS,
-    extra: () => ({ intent: "disable" as const }),
-    async run({ args, auth, meta, locale, value: { password } }) {
-      const { setCookies } = await disableTwoFactor(auth, password, meta);
-      return redirectWithToast(
-        localizePath("/profile/two-factor", locale),
-        { type: "success", title: authT(args.context)("twoFactor.settings.disabled") },
-        { headers: cookieHeaders(setCookies) },
-      );
-    },
-  }),
-} satisfies Record<string, Intent<"required", undefined, unknown, object>>;
-
-export const action = pageAction({ auth: "required", intents });
+});
 
 type ActionData = {
-  intent: keyof typeof intents;
+  intent: (typeof action.intents)[number];
   result?: SubmissionResult<string[]>;
   setup?: Awaited<ReturnType<typeof setupView>>;
   newCodes?: string[];
