@@ -15,14 +15,12 @@ import { parseWithZod } from "@conform-to/zod/v4";
 import { data, type RouterContextProvider } from "react-router";
 import { z } from "zod";
 import type { Locale } from "~/i18n/config";
-import { safeRedirect } from "~/lib/safe-redirect";
 import { zodErrorMap } from "~/lib/validation";
 import type { EndpointPath } from "~/server/api.server";
-import { getAuthSession, requireAuthSession } from "~/server/auth/guards.server";
+import { getAuthSession, redirectParam, requireAuthSession } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
 import { socialRedirect } from "~/server/auth/social/social.server";
-import { loadEnv } from "~/server/env.server";
 import { authT, errorTitle, failed, invalid, type FieldErrors } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
 import { redirectWithToast } from "~/server/toast.server";
@@ -175,14 +173,14 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
   });
 }
 
+const socialSchema = () => z.object({ provider: z.string().default("") });
+
 /**
  * A social button's post (SocialButtons): off to the provider, coming back to `callbackPath`,
  * or to `errorPath` with the callback's error code. With `link`, the signed-in user links the
  * provider to their account instead. A refusal before leaving (an unknown provider, the rate
  * limit) is a toast on the page.
  */
-const socialSchema = () => z.object({ provider: z.string().default("") });
-
 export function socialIntent<A extends AuthNeed>(options: {
   paths: (ctx: PageContext<A>) => { callbackPath: string; errorPath: string };
   requestSignUp?: boolean;
@@ -194,7 +192,7 @@ export function socialIntent<A extends AuthNeed>(options: {
     refusal: "toast",
     async run(ctx) {
       const { callbackPath, errorPath } = options.paths(ctx);
-      const next = safeRedirect(ctx.args.url.searchParams.get("redirect"), loadEnv().trustedOrigins);
+      const next = redirectParam(ctx.args.url);
       const link = options.link && ctx.auth ? { email: ctx.auth.user.email, userId: ctx.auth.user.id } : null;
       const input = {
         provider: ctx.value.provider,
