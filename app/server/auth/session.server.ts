@@ -274,6 +274,7 @@ export async function createSession(
   const { user, ...session } = await prisma.session.create({
     data: {
       userId,
+      activeOrganizationId: await startingOrganization(userId),
       token: hashToken(token),
       createdAt: new Date(now),
       expiresAt: new Date(now + lifetime * 1000),
@@ -290,6 +291,21 @@ export async function createSession(
     cookieCacheCookie({ session, user }),
   ];
   return { session, user, token, setCookies };
+}
+
+/**
+ * The organization a new session starts in: the one its user last made active, else their
+ * only one. Only while they are a member: a membership that ends takes its row with it.
+ */
+async function startingOrganization(userId: string): Promise<string | null> {
+  const memberships = await prisma.member.findMany({
+    where: { userId },
+    select: { organizationId: true, lastActiveAt: true },
+    orderBy: { lastActiveAt: { sort: "desc", nulls: "last" } },
+    take: 2,
+  });
+  const [latest] = memberships;
+  return latest && (latest.lastActiveAt || memberships.length === 1) ? latest.organizationId : null;
 }
 
 /**
@@ -377,12 +393,19 @@ export function isFresh(session: Pick<SessionRow, "createdAt">): boolean {
 /**
  * Changes the session's active organization and/or team; returns it with the cookie cache
  * that carries the change (the old cache would show the old organization for a minute).
+ * The organization made active is remembered as the one the user last used.
  */
 export async function updateActive(
   auth: AuthSession,
   data: { activeOrganizationId?: string | null; activeTeamId?: string | null },
 ): Promise<{ session: SessionRow; setCookies: string[] }> {
   const session = await prisma.session.update({ where: { id: auth.session.id }, data });
+  if (data.activeOrganizationId) {
+    await prisma.member.updateMany({
+      where: { userId: auth.user.id, organizationId: data.activeOrganizationId },
+      data: { lastActiveAt: new Date() },
+    });
+  }
   return { session, setCookies: [cookieCacheCookie({ session, user: auth.user })] };
 }
 

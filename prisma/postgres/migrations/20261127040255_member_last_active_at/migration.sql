@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "member" ADD COLUMN     "lastActiveAt" TIMESTAMP(3);
+
