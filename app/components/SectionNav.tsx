@@ -1,0 +1,29 @@
+import { NavLink } from "react-router";
+
+export type Section = { to: string; label: string; end?: boolean };
+
+/**
+ * The sections of one area (account settings, an organization) as a row of tabs, each a
+ * plain link to its own address. On a narrow screen the row scrolls sideways inside itself
+ * instead of widening the page.
+ */
+export function SectionNav({ label, sections }: { label: string; sections: Section[] }) {
+  return (
+    <nav aria-label={label} className="-mx-4 mb-6 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-800">
+      <ul className="flex gap-1 whitespace-nowrap">
+        {sections.map((section) => (
+          <li key={section.to}>
+            <NavLink
+              to={section.to}
+              end={section.end}
+              prefetch="intent"
+              className="-mb-px inline-block border-b-2 border-transparent px-3 py-2 text-sm text-slate-600 hover:text-slate-900 aria-[current=page]:border-primary-600 aria-[current=page]:font-medium aria-[current=page]:text-slate-900 dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:text-white"
+            >
+              {section.label}
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  );
+}
