@@ -14,7 +14,8 @@ import { useChangeLanguage } from "remix-i18next/react";
 import type { Route } from "./+types/root";
 import { withTranslations } from "~/lib/translations";
 import "./app.css";
-import { Brand } from "~/components/Navbar";
+import { Footer } from "~/components/Footer";
+import { Navbar } from "~/components/Navbar";
 import { NewVersionWatcher } from "~/components/NewVersionWatcher";
 import { Toaster } from "~/components/Toaster";
 import { splitLocale, type Locale } from "~/i18n/config";
@@ -132,61 +133,70 @@ export default function App() {
   return <Outlet />;
 }
 
-function describeError(error: unknown): { status: number; message: string } {
+type ErrorData = { message?: string; path?: string; fatal?: boolean } | null;
+
+function describeError(error: unknown): { status: number; message: string; path: string | null; fatal: boolean } {
   if (isRouteErrorResponse(error)) {
-    const message = (error.data as { message?: string } | null)?.message;
+    const body = error.data as ErrorData;
     return {
       status: error.status,
-      message: message ?? (error.status === 404 ? "Page Not Found" : error.statusText || "Internal Server Error"),
+      message: body?.message ?? (error.status === 404 ? "Page Not Found" : error.statusText || "Internal Server Error"),
+      path: body?.path ?? null,
+      fatal: body?.fatal ?? false,
     };
   }
-  return { status: 500, message: "Internal Server Error" };
+  return { status: 500, message: "Internal Server Error", path: null, fatal: false };
 }
 
+/** Error pages keep the site's navigation and footer, and speak the page's language. */
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   const { t } = useTranslation();
   const localize = useLocalize();
   const described = describeError(error);
-  const { status } = described;
+  const { status, path } = described;
   // 503: the database (or another service the page needs) is down for now; nothing is broken.
   const unavailable = status === 503;
-  const message = unavailable
-    ? t("error.unavailableTitle", { defaultValue: "Service temporarily unavailable" })
-    : described.message;
-  const title =
-    status === 404 ? "Page Not Found" : unavailable ? message : status >= 500 ? "Internal Server Error" : message;
+  const message =
+    status === 404 && path !== null
+      ? t(described.fatal ? "error.notFoundFatal" : "error.notFoundPath", {
+          path,
+          interpolation: { escapeValue: false },
+        })
+      : unavailable
+        ? t("error.unavailableTitle")
+        : status >= 500
+          ? t("error.serverTitle")
+          : described.message;
+  const title = status === 404 ? t("error.notFoundTitle") : unavailable || status >= 500 ? message : described.message;
 
   return (
     <div className="flex min-h-screen flex-col">
       <title>{`${status} - ${title}`}</title>
-      <header className="border-b border-slate-200 dark:border-slate-800">
-        <div className="mx-auto flex h-14 max-w-6xl items-center px-4">
-          <Brand />
-        </div>
-      </header>
-      <main className="mx-auto flex max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
+      <Navbar />
+      <main className="mx-auto flex w-full max-w-xl flex-1 flex-col items-center justify-center px-4 py-16 text-center">
         <p className="text-6xl font-bold text-primary-600" data-testid="error-status">
           {status}
         </p>
-        <h1 className="mt-4 text-2xl font-semibold" data-testid="error-message">
+        <h1 className="mt-4 text-2xl font-semibold break-words" data-testid="error-message">
           {message}
         </h1>
         <p className="mt-3 text-slate-600 dark:text-slate-400">
           {status === 404
-            ? t("error.notFoundDescription", { defaultValue: "The page you are looking for does not exist." })
+            ? t("error.notFoundDescription")
             : unavailable
-              ? t("error.unavailableDescription", { defaultValue: "Please try again in a moment." })
+              ? t("error.unavailableDescription")
               : status >= 400 && status < 500
-                ? t("error.badRequestDescription", { defaultValue: "Your request could not be processed." })
-                : t("error.serverDescription", { defaultValue: "Something went wrong on our side." })}
+                ? t("error.badRequestDescription")
+                : t("error.serverDescription")}
         </p>
         <a
           href={localize("/")}
           className="mt-8 rounded-md bg-primary-700 px-4 py-2 text-sm font-medium text-white hover:bg-primary-800"
         >
-          {t("error.backHome", { defaultValue: "Back to home" })}
+          {t("error.backHome")}
         </a>
       </main>
+      <Footer />
     </div>
   );
 }

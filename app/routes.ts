@@ -25,6 +25,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
     ]),
   ]),
   layout("routes/layouts/menu.tsx", [
+    // The signed-in home: where sign-in, verification and the second step land.
+    route("dashboard", "routes/dashboard.tsx"),
     route("profile", "routes/profile.tsx"),
     route("profile/two-factor", "routes/profile/two-factor.tsx"),
     // "Download my data": a resource route, a plain link on the profile page.

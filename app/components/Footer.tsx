@@ -1,10 +1,12 @@
 import { useTranslation } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
-import { useLocalize } from "~/lib/use-root-data";
+import { useLocalize, useRootData } from "~/lib/use-root-data";
 
 export function Footer() {
   const { t } = useTranslation();
   const localize = useLocalize();
+  // Signed in, the account links would only lead back to the dashboard.
+  const signedIn = Boolean(useRootData()?.user);
   const link = "text-sm text-slate-600 hover:text-slate-900 dark:text-slate-400 dark:hover:text-white";
   return (
     <footer className="border-t border-slate-200 dark:border-slate-800">
@@ -16,12 +18,20 @@ export function Footer() {
           <AppLink to={localize("/pricing")} className={link}>
             {t("pages.pricing")}
           </AppLink>
-          <AppLink to={localize("/signin")} className={link}>
-            {t("pages.signin")}
-          </AppLink>
-          <AppLink to={localize("/signup")} className={link}>
-            {t("pages.signup")}
-          </AppLink>
+          {signedIn ? (
+            <AppLink to={localize("/dashboard")} className={link}>
+              {t("pages.dashboard")}
+            </AppLink>
+          ) : (
+            <>
+              <AppLink to={localize("/signin")} className={link}>
+                {t("pages.signin")}
+              </AppLink>
+              <AppLink to={localize("/signup")} className={link}>
+                {t("pages.signup")}
+              </AppLink>
+            </>
+          )}
           <a href="/sitemap.xml" className={link}>
             {t("footer.sitemap")}
           </a>

@@ -9,11 +9,12 @@ import { ThemeSwitcher } from "~/components/ThemeSwitcher";
 import { UserMenu } from "~/components/UserMenu";
 import { useLocale, useLocalize, useRootData } from "~/lib/use-root-data";
 
-export function Brand() {
+/** The product's name and mark; inside the app it leads to the dashboard, elsewhere home. */
+export function Brand({ to = "/" }: { to?: string }) {
   const { t } = useTranslation();
   const localize = useLocalize();
   return (
-    <AppLink to={localize("/")} className="flex items-center gap-2 font-semibold tracking-tight">
+    <AppLink to={localize(to)} className="flex items-center gap-2 font-semibold tracking-tight">
       <Icon name="logo" className="size-6 text-primary-600" />
       <span>{t("brand")}</span>
     </AppLink>
@@ -86,7 +87,7 @@ export function Navbar() {
 }
 
 /** While an admin acts as a user: whose account this is, and the way back (a plain form). */
-function ImpersonationBanner({ name }: { name: string }) {
+export function ImpersonationBanner({ name }: { name: string }) {
   const { t } = useTranslation();
   const locale = useLocale();
   return (

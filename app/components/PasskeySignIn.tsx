@@ -1,4 +1,5 @@
 import { useEffect, useState } from "react";
+import { navigation } from "~/config/navigation";
 import { useTranslation } from "~/lib/translations";
 import { Icon } from "~/components/Icon";
 import { buttonClass, Spinner } from "~/components/ui/Button";
@@ -25,7 +26,7 @@ function landAfterSignIn(home: string) {
 export function PasskeySignIn() {
   const { t } = useTranslation("auth");
   const supported = useWebAuthnSupport();
-  const home = useLocalize()("/");
+  const home = useLocalize()(navigation.signedInRedirect);
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 

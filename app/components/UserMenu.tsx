@@ -49,6 +49,9 @@ export function UserMenu({ user }: { user: MenuUser }) {
           </p>
           <p className="truncate text-xs text-slate-600 dark:text-slate-400">{user.email}</p>
         </div>
+        <AppLink to={localize("/dashboard")} className={item}>
+          <Icon name="dashboard" /> {t("nav.dashboard")}
+        </AppLink>
         <AppLink to={localize("/profile")} className={item}>
           <Icon name="user" /> {t("nav.profile")}
         </AppLink>

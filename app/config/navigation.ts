@@ -3,7 +3,7 @@ export const navigation = {
   /** Guests on a login-required page go here, with the original path in `redirect`. */
   guestRedirect: "/signin",
   /** Signed-in users on a guest-only page go here. */
-  signedInRedirect: "/",
+  signedInRedirect: "/dashboard",
   /** Non-admins on admin pages go here. */
   forbidden: "/403",
   /**
@@ -30,6 +30,7 @@ export const pages: { path: string; titleKey: string; access: Access; sitemap: b
   { path: "/signin", titleKey: "pages.signin", access: "guest", sitemap: true },
   { path: "/signup", titleKey: "pages.signup", access: "guest", sitemap: true },
   { path: "/forgot-password", titleKey: "pages.forgotPassword", access: "guest", sitemap: true },
+  { path: "/dashboard", titleKey: "pages.dashboard", access: "user", sitemap: false },
   { path: "/profile", titleKey: "pages.profile", access: "user", sitemap: false },
   { path: "/organizations", titleKey: "pages.organizations", access: "user", sitemap: false },
   { path: "/organizations/new", titleKey: "pages.newOrganization", access: "user", sitemap: false },

@@ -2,7 +2,17 @@
 export const locales = ["en", "zh-CN", "ja", "fr"] as const;
 export type Locale = (typeof locales)[number];
 export const defaultLocale: Locale = "en";
-export const namespaces = ["common", "home", "pricing", "auth", "organization", "billing", "admin", "reports"] as const;
+export const namespaces = [
+  "common",
+  "home",
+  "pricing",
+  "auth",
+  "organization",
+  "billing",
+  "admin",
+  "reports",
+  "dashboard",
+] as const;
 
 /** Native names, shown in the locale switcher in their own language. */
 export const localeNames: Record<Locale, string> = {

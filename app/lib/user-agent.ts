@@ -39,3 +39,10 @@ export function parseUserAgent(userAgent: string | null | undefined): DeviceInfo
   const os = SYSTEMS.find(([pattern]) => pattern.test(ua))?.[1] ?? null;
   return { browser, os, mobile: /\bMobile\b|\biPhone\b|\bAndroid\b/.test(ua) };
 }
+
+/** "Chrome on Linux", "Chrome", or "Unknown device", in the page's language (common.json's `device`). */
+export function deviceName(userAgent: string | null, t: (key: string, options?: Record<string, string>) => string) {
+  const { browser, os } = parseUserAgent(userAgent);
+  if (browser && os) return t("device.browserOnOs", { browser, os });
+  return browser ?? os ?? t("device.unknown");
+}

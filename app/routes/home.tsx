@@ -9,7 +9,7 @@ import { Icon, type IconName } from "~/components/Icon";
 import { Navbar } from "~/components/Navbar";
 import { defaultLocale, localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
-import { useLocalize } from "~/lib/use-root-data";
+import { useLocalize, useRootData } from "~/lib/use-root-data";
 import { preferredLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 
@@ -47,7 +47,13 @@ const features: { key: string; icon: IconName }[] = [
 
 export default function Home() {
   const { t } = useTranslation("home");
+  const { t: tc } = useTranslation();
   const localize = useLocalize();
+  // A signed-in visitor is offered their dashboard, not another account.
+  const signedIn = Boolean(useRootData()?.user);
+  const start = signedIn
+    ? { to: localize("/dashboard"), hero: tc("nav.openDashboard"), cta: tc("nav.openDashboard") }
+    : { to: localize("/signup"), hero: t("hero.primary"), cta: t("cta.button") };
   return (
     <div className="flex min-h-screen flex-col">
       <Navbar />
@@ -63,10 +69,11 @@ export default function Home() {
             </p>
             <div className="mt-10 flex flex-wrap items-center justify-center gap-3">
               <AppLink
-                to={localize("/signup")}
+                to={start.to}
+                data-testid="hero-primary"
                 className="inline-flex items-center gap-2 rounded-md bg-primary-700 px-5 py-2.5 font-medium text-white shadow-sm hover:bg-primary-800"
               >
-                {t("hero.primary")} <Icon name="arrow-right" />
+                {start.hero} <Icon name="arrow-right" />
               </AppLink>
               <AppLink
                 to={localize("/pricing")}
@@ -101,10 +108,10 @@ export default function Home() {
             <h2 className="text-2xl font-bold tracking-tight">{t("cta.title")}</h2>
             <p className="mt-3 text-slate-600 dark:text-slate-400">{t("cta.body")}</p>
             <AppLink
-              to={localize("/signup")}
+              to={start.to}
               className="mt-8 rounded-md bg-primary-700 px-5 py-2.5 font-medium text-white hover:bg-primary-800"
             >
-              {t("cta.button")}
+              {start.cta}
             </AppLink>
           </div>
         </section>

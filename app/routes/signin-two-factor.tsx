@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { navigation } from "~/config/navigation";
 import { Form, useActionData, useLocation } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/signin-two-factor";
@@ -81,7 +82,7 @@ function verifyIntent(intent: IntentOf<"optional", Caller>, method: SecondStepMe
     async run({ args: { url, context }, meta, locale, page: caller, value: { code, trustDevice } }) {
       try {
         const { user, setCookies } = await verifySecondStep(caller, method, { code, trustDevice }, meta);
-        const target = redirectParam(url) ?? localizePath("/", locale);
+        const target = redirectParam(url) ?? localizePath(navigation.signedInRedirect, locale);
         return redirectWithToast(
           target,
           { type: "success", title: authT(context)("signIn.signedIn", { name: user.name }) },

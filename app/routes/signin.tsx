@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { navigation } from "~/config/navigation";
 import { useTranslation } from "~/lib/translations";
 import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
@@ -77,7 +78,7 @@ export const action = pageAction({
       rateLimit: "/sign-in/email",
       extra: () => ({ intent: "sign-in" as const, unverifiedEmail: "" }),
       async run({ args, value: { email, password, rememberMe }, meta, locale, submission }) {
-        const target = redirectParam(args.url) ?? localizePath("/", locale);
+        const target = redirectParam(args.url) ?? localizePath(navigation.signedInRedirect, locale);
         try {
           const { user, setCookies } = await signInEmail(
             { email, password, rememberMe, callbackURL: localizePath("/verify-email", locale) },
@@ -104,7 +105,10 @@ export const action = pageAction({
       },
     }),
     social: socialIntent({
-      paths: ({ locale }) => ({ callbackPath: localizePath("/", locale), errorPath: localizePath("/signin", locale) }),
+      paths: ({ locale }) => ({
+        callbackPath: localizePath(navigation.signedInRedirect, locale),
+        errorPath: localizePath("/signin", locale),
+      }),
     }),
   }),
 });

@@ -1,4 +1,5 @@
 import { getFormProps } from "@conform-to/react";
+import { navigation } from "~/config/navigation";
 import { useTranslation } from "~/lib/translations";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signup";
@@ -76,7 +77,7 @@ export const action = pageAction({
     }),
     social: socialIntent({
       paths: ({ locale }) => ({
-        callbackPath: localizePath("/profile", locale),
+        callbackPath: localizePath(navigation.signedInRedirect, locale),
         errorPath: localizePath("/signup", locale),
       }),
       requestSignUp: true,

@@ -1,6 +1,7 @@
 import { getFormProps } from "@conform-to/react";
+import { navigation } from "~/config/navigation";
 import { useTranslation } from "~/lib/translations";
-import { Form, redirect, useActionData } from "react-router";
+import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/verify-email";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -16,6 +17,7 @@ import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
 import { sendVerificationEmail } from "~/server/auth/accounts.server";
 import { getUser, redirectParam } from "~/server/auth/guards.server";
+import { getLocale } from "~/server/i18n.server";
 import { authT } from "~/server/forms.server";
 import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
@@ -31,13 +33,20 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ url, context }: Route.LoaderArgs) {
+export async function loader({ url, context }: Route.LoaderArgs) {
   const params = url.searchParams;
   const error = params.get("error");
   const user = getUser(context);
-  // Verified and signed in by the link: on to the page the sign-up started from.
-  const next = redirectParam(url);
-  if (user && !error && next) throw redirect(next);
+  // Verified and signed in by the link: on to the page the sign-up started from, else home.
+  if (user?.emailVerified && !error && params.get("changed") !== "1") {
+    const target = redirectParam(url) ?? localizePath(navigation.signedInRedirect, getLocale(context));
+    const t = authT(context);
+    throw await redirectWithToast(target, {
+      type: "success",
+      title: t("verifyEmail.successTitle"),
+      description: t("verifyEmail.successBody"),
+    });
+  }
   return {
     meta: pageMeta(context, "verifyEmail"),
     // Set after a change-email confirmation: the new address still has to be verified.
@@ -94,27 +103,30 @@ export default function VerifyEmail({ loaderData }: Route.ComponentProps) {
     );
   }
 
+  // Signed in with an address still to verify (a verified one has gone on to the dashboard).
+  if (!error && signedIn) {
+    return (
+      <AuthCard title={t("verifyEmail.pendingTitle")}>
+        <div className="flex flex-col gap-5">
+          <Notice title={t("verifyEmail.pendingTitle")} testId="verify-pending">
+            {t("verifyEmail.pendingBody", { email: loaderData.email })}
+          </Notice>
+          <ResendForm email={loaderData.email} />
+        </div>
+      </AuthCard>
+    );
+  }
+
   if (!error) {
     return (
       <AuthCard title={t("verifyEmail.successTitle")}>
         <div className="flex flex-col gap-4">
           <Notice title={t("verifyEmail.successTitle")} testId="verify-success">
-            {signedIn ? t("verifyEmail.successBody") : t("verifyEmail.successSignedOut")}
+            {t("verifyEmail.successSignedOut")}
           </Notice>
-          {signedIn ? (
-            <div className="flex flex-col gap-2 sm:flex-row">
-              <AppLink to={localize("/profile")} className={buttonClass("primary", "flex-1")}>
-                {t("verifyEmail.goToProfile")}
-              </AppLink>
-              <AppLink to={localize("/")} className={buttonClass("secondary", "flex-1")}>
-                {t("verifyEmail.goHome")}
-              </AppLink>
-            </div>
-          ) : (
-            <AppLink to={localize("/signin")} className={buttonClass("primary", "w-full")}>
-              {t("verifyEmail.signIn")}
-            </AppLink>
-          )}
+          <AppLink to={localize("/signin")} className={buttonClass("primary", "w-full")}>
+            {t("verifyEmail.signIn")}
+          </AppLink>
         </div>
       </AuthCard>
     );

@@ -76,8 +76,10 @@ function isUnsupportedLocalePrefix(segment: string): boolean {
  */
 export function notFound(pathname: string): never {
   const first = pathname.split("/")[1] ?? "";
-  const message = isUnsupportedLocalePrefix(first) ? `Page Not Found: ${pathname}` : `Page not found: ${pathname}`;
-  throw data({ message }, { status: 404 });
+  const fatal = isUnsupportedLocalePrefix(first);
+  const message = fatal ? `Page Not Found: ${pathname}` : `Page not found: ${pathname}`;
+  // The path lets the error page say the same in the page's language.
+  throw data({ message, path: pathname, fatal }, { status: 404 });
 }
 
 export function getLocale(context: Readonly<RouterContextProvider>): Locale {

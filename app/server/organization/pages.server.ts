@@ -12,7 +12,14 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
-import { checkSlug, memberUser, membershipOf, organizationOut, setActiveOrganization } from "./organizations.server";
+import {
+  checkSlug,
+  listOrganizations,
+  memberUser,
+  membershipOf,
+  organizationOut,
+  setActiveOrganization,
+} from "./organizations.server";
 
 /** How many members the organization page lists at once. */
 const MEMBERS_PAGE_SIZE = 50;
@@ -196,4 +203,13 @@ export async function teamOfRequest({
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
   const team = await teamOfPage(url, organization.id, params.teamId);
   return { auth, organization, caller, team };
+}
+
+/** The signed-in shell's switcher: the user's organizations and the session's active one. */
+export async function shellOf(auth: AuthSession) {
+  const organizations = await listOrganizations(auth.user.id);
+  return {
+    organizations: organizations.map(({ id, name, slug }) => ({ id, name, slug })),
+    activeOrganizationId: auth.session.activeOrganizationId ?? null,
+  };
 }

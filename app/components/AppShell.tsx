@@ -1,0 +1,139 @@
+import { useId, type ReactNode } from "react";
+import { NavLink, useLocation } from "react-router";
+import { adminMenu, type AdminMenuItem } from "~/config/admin-menu";
+import { Footer } from "~/components/Footer";
+import { Icon, type IconName } from "~/components/Icon";
+import { Brand, ImpersonationBanner } from "~/components/Navbar";
+import { LocaleSwitcher } from "~/components/LocaleSwitcher";
+import { OrganizationSwitcher, type SwitcherOrganization } from "~/components/OrganizationSwitcher";
+import { SearchPalette } from "~/components/SearchPalette";
+import { ThemeSwitcher } from "~/components/ThemeSwitcher";
+import { UserMenu } from "~/components/UserMenu";
+import { useTranslation } from "~/lib/translations";
+import { useLocalize, useRootData } from "~/lib/use-root-data";
+
+export interface ShellData {
+  organizations: SwitcherOrganization[];
+  activeOrganizationId: string | null;
+}
+
+type NavItem = { path: string; labelKey: string; icon: IconName; end?: boolean };
+
+/** The active organization's sections, in the order its own tabs show them. */
+const organizationNav = (slug: string): NavItem[] => [
+  { path: `/organizations/${slug}`, labelKey: "nav.overview", icon: "home", end: true },
+  { path: `/organizations/${slug}/members`, labelKey: "nav.members", icon: "users" },
+  { path: `/organizations/${slug}/invitations`, labelKey: "nav.invitations", icon: "arrow-right" },
+  { path: `/organizations/${slug}/teams`, labelKey: "nav.teams", icon: "layers" },
+  { path: `/organizations/${slug}/settings`, labelKey: "nav.organizationSettings", icon: "settings" },
+  { path: `/organizations/${slug}/billing`, labelKey: "nav.organizationBilling", icon: "credit-card" },
+];
+
+const accountNav: NavItem[] = [
+  { path: "/profile", labelKey: "nav.settings", icon: "user" },
+  { path: "/organizations", labelKey: "pages.organizations", icon: "users", end: true },
+  { path: "/billing", labelKey: "nav.billing", icon: "credit-card" },
+];
+
+/**
+ * The signed-in pages' frame: a side navigation on a desktop; on a phone the same navigation
+ * folds behind a menu button in the top bar. The button is the label of a checkbox, so it
+ * opens and closes without JavaScript; keyed by the location, it closes after a navigation.
+ * Every page inside gets one content width.
+ */
+export function AppShell({ shell, children }: { shell: ShellData; children: ReactNode }) {
+  const { t } = useTranslation();
+  const user = useRootData()?.user ?? null;
+  const location = useLocation();
+  const menuId = useId();
+  const active = shell.organizations.find((organization) => organization.id === shell.activeOrganizationId);
+  return (
+    <div className="flex min-h-screen flex-col">
+      {user?.impersonated ? <ImpersonationBanner name={user.name} /> : null}
+      <div className="flex flex-1 flex-col lg:flex-row">
+        <input
+          key={location.key}
+          id={menuId}
+          type="checkbox"
+          aria-label={t("nav.menu")}
+          className="menu-toggle peer sr-only lg:hidden"
+        />
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/90">
+          <label
+            htmlFor={menuId}
+            title={t("nav.menu")}
+            data-testid="shell-menu-button"
+            className="menu-button -ml-2 flex cursor-pointer items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+          >
+            <Icon name="menu" />
+          </label>
+          <Brand to="/dashboard" />
+          <div className="ml-auto flex items-center gap-2">
+            <SearchPalette />
+            {user ? <UserMenu user={user} /> : null}
+          </div>
+        </header>
+        <aside
+          data-testid="app-nav"
+          className="fixed inset-x-0 top-14 bottom-0 z-20 hidden overflow-y-auto border-slate-200 bg-white px-3 py-4 peer-checked:block lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-64 lg:shrink-0 lg:flex-col lg:border-r dark:border-slate-800 dark:bg-slate-950"
+        >
+          <div className="mb-4 hidden items-center justify-between px-2 lg:flex">
+            <Brand to="/dashboard" />
+          </div>
+          <OrganizationSwitcher {...shell} />
+          <nav aria-label={t("nav.app")} className="mt-4 flex flex-1 flex-col gap-5">
+            <NavGroup items={[{ path: "/dashboard", labelKey: "nav.dashboard", icon: "dashboard" }]} />
+            {active ? <NavGroup title={active.name} items={organizationNav(active.slug)} /> : null}
+            <NavGroup title={t("nav.account")} items={accountNav} />
+            {user?.isAdmin ? <AdminGroup /> : null}
+          </nav>
+          <div className="mt-6 flex flex-wrap items-center gap-2 border-t border-slate-200 px-2 pt-4 dark:border-slate-800">
+            <LocaleSwitcher />
+            <ThemeSwitcher />
+          </div>
+        </aside>
+        <div className="flex min-w-0 flex-1 flex-col">
+          <div className="hidden h-14 items-center justify-end gap-3 border-b border-slate-200 px-6 lg:flex dark:border-slate-800">
+            <SearchPalette />
+            {user ? <UserMenu user={user} /> : null}
+          </div>
+          <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</main>
+          <Footer />
+        </div>
+      </div>
+    </div>
+  );
+}
+
+function NavGroup({ title, items }: { title?: string; items: (NavItem | AdminMenuItem)[] }) {
+  const { t } = useTranslation();
+  const localize = useLocalize();
+  return (
+    <div>
+      {title ? (
+        <p className="truncate px-3 pb-1 text-xs font-semibold text-slate-500 dark:text-slate-400">{title}</p>
+      ) : null}
+      <ul className="flex flex-col gap-0.5">
+        {items.map((item) => (
+          <li key={item.path}>
+            <NavLink
+              to={localize(item.path)}
+              end={"end" in item ? item.end : false}
+              prefetch="intent"
+              className="flex items-center gap-2 rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:bg-primary-50 aria-[current=page]:font-medium aria-[current=page]:text-primary-800 dark:text-slate-300 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-primary-950 dark:aria-[current=page]:text-primary-200"
+            >
+              <Icon name={item.icon} className="size-4 shrink-0" />
+              <span className="truncate">{t(item.labelKey)}</span>
+            </NavLink>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+function AdminGroup() {
+  const { t } = useTranslation();
+  const items = adminMenu.flatMap((entry) => ("groupKey" in entry ? entry.items : [entry]));
+  return <NavGroup title={t("nav.admin")} items={items} />;
+}
