@@ -120,7 +120,7 @@ describe("forms without JavaScript", () => {
       `/fr/signin?redirect=${encodeURIComponent("https://evil.example.com/")}`,
       body,
     );
-    expect(evil.headers.get("location")).toBe("/fr");
+    expect(evil.headers.get("location")).toBe("/fr/dashboard");
   });
 
   it("refuses page actions from another origin", async () => {

@@ -107,12 +107,12 @@ describe("navigation rules keep the locale and the original path", () => {
     expect(signedIn).toContain(`"redirect","/ja/billing"`);
   });
 
-  it("sends signed-in users away from guest-only pages", async () => {
+  it("sends signed-in users away from guest-only pages, to their dashboard", async () => {
     for (const { prefix } of LOCALES) {
       for (const page of ["/signin", "/signup", "/forgot-password", "/reset-password"]) {
         const res = await get(`${base}${prefix}${page}`, { Cookie: userCookie });
         expect(res.status).toBe(302);
-        expect(res.headers.get("location")).toBe(prefix || "/");
+        expect(res.headers.get("location")).toBe(`${prefix}/dashboard`);
       }
     }
   });
@@ -133,7 +133,7 @@ describe("navigation rules keep the locale and the original path", () => {
       "javascript:alert(1)",
     ]) {
       const res = await get(`${base}/ja/signin?redirect=${encodeURIComponent(evil)}`, { Cookie: userCookie });
-      expect(res.headers.get("location")).toBe("/ja");
+      expect(res.headers.get("location")).toBe("/ja/dashboard");
     }
   });
 
@@ -217,14 +217,24 @@ describe("locale switch", () => {
 });
 
 describe("error pages", () => {
-  it("answers unmatched paths with 404 'Page not found: {path}'", async () => {
+  it("answers unmatched paths with 404 'Page not found: {path}', in the page's language and inside the site's navigation", async () => {
+    const said = {
+      en: ["Page not found: ", "Page Not Found"],
+      "zh-CN": ["页面未找到：", "页面未找到"],
+      ja: ["ページが見つかりません: ", "ページが見つかりません"],
+      fr: ["Page introuvable : ", "Page introuvable"],
+    };
     for (const { prefix, lang } of LOCALES) {
       const res = await get(`${base}${prefix}/nothing/here`);
       expect(res.status).toBe(404);
       const html = await res.text();
-      expect(html).toContain(`Page not found: ${prefix}/nothing/here`);
+      const [headline, title] = said[lang as keyof typeof said];
+      expect(html).toContain(`${headline}${prefix}/nothing/here`);
       expect(attr(html, /<html lang="([^"]+)"/)).toBe(lang);
-      expect(attr(html, /<title>([^<]+)<\/title>/)).toBe("404 - Page Not Found");
+      expect(attr(html, /<title>([^<]+)<\/title>/)).toBe(`404 - ${title}`);
+      // The navigation and the footer, as every other page has them.
+      expect(html).toMatch(/<header[^>]*>[\s\S]*<nav aria-label=/);
+      expect(html).toContain("<footer");
     }
   });
 

@@ -8,8 +8,19 @@ import { applySetCookies } from "./auth-client";
 import { createUser, signInInProcess, uniqueEmail } from "./factories";
 import { BROWSER_UA } from "./http";
 
-export async function signedInBrowser(app: TestApp, options: { name?: string; role?: string } = {}) {
-  const { id, email, name } = await createUser({ email: uniqueEmail("browser"), ...options, password: null });
+export async function signedInBrowser(
+  app: TestApp,
+  options: { name?: string; role?: string; verified?: boolean } = {},
+) {
+  return browserFor(app, await createUser({ email: uniqueEmail("browser"), ...options, password: null }));
+}
+
+/**
+ * A browser signed in as an existing user. The session starts as a sign-in's would (in the
+ * organization they last used, or their only one), and its cookie caches the user: make the
+ * rows the test needs before signing in.
+ */
+export async function browserFor(app: TestApp, { id, email, name }: { id: string; email: string; name: string }) {
   const { jar } = await signInInProcess({ jar: new Map<string, string>() }, id, { userAgent: "vitest" });
   async function request(path: string, init: RequestInit = {}) {
     const headers = new Headers(init.headers);
