@@ -50,7 +50,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
   return (
     <div className="flex min-h-screen flex-col">
       {user?.impersonated ? <ImpersonationBanner name={user.name} /> : null}
-      <div className="flex flex-1 flex-col lg:flex-row">
+      <div data-shell className="flex flex-1 flex-col lg:flex-row">
         <input
           key={location.key}
           id={menuId}

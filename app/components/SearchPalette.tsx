@@ -21,6 +21,9 @@ export function SearchPalette() {
   const [active, setActive] = useState(0);
   // The list is only rendered while the palette is open: no page pays for it on the server.
   const [isOpen, setIsOpen] = useState(false);
+  // The shortcut's name on this keyboard; the server cannot know it, so it says Ctrl first.
+  const [onMac, setOnMac] = useState(false);
+  useEffect(() => setOnMac(/Mac|iPhone|iPad/.test(navigator.platform)), []);
 
   const results = useMemo(() => {
     if (!isOpen) return [];
@@ -80,8 +83,10 @@ export function SearchPalette() {
         className="js-only flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1.5 text-sm text-slate-600 dark:text-slate-400 hover:border-slate-300 dark:border-slate-700 dark:hover:border-slate-600"
       >
         <Icon name="search" />
-        <span className="hidden md:inline">{t("search.button")}</span>
-        <kbd className="hidden rounded bg-slate-100 px-1.5 text-xs md:inline dark:bg-slate-800">Ctrl K</kbd>
+        <span className="sr-only md:not-sr-only">{t("search.button")}</span>
+        <kbd className="hidden rounded bg-slate-100 px-1.5 text-xs md:inline dark:bg-slate-800">
+          {onMac ? "⌘K" : "Ctrl K"}
+        </kbd>
       </button>
       <dialog
         ref={dialog}

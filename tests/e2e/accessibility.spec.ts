@@ -12,6 +12,7 @@ import {
   tabTo,
 } from "./support/a11y";
 import { ADMIN } from "./support/admin";
+import { auditLayouts, inLocale } from "./support/layout";
 import { formWith, signedInAccount, texts, toast, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
 import { addMember, otherAccount } from "./support/organizations";
@@ -202,9 +203,13 @@ async function signIn(page: Page, email: string, password: string) {
   await form.getByRole("button", { name: t("signIn.submit"), exact: true }).click();
 }
 
-/** Visits the area's pages in both themes and fails with every violation found. */
+/**
+ * Visits the area's pages in both themes, then each page once more in every language at a
+ * phone's and a laptop's width (support/layout.ts), and fails with every problem found.
+ */
 async function auditArea(page: Page, area: Area, ids: Record<string, string> = {}) {
   const problems: string[] = [];
+  const laidOut = new Set<string>();
   for (const visits of Object.values(PAGES)) {
     for (const visit of visits.filter((candidate) => candidate.area === area)) {
       const url = visit.url.replace(/{(\w+)}/g, (_, name: string) => {
@@ -224,6 +229,15 @@ async function auditArea(page: Page, area: Area, ids: Record<string, string> = {
           { errorPage: visit.errorPage },
         )),
       );
+      const bare = inLocale(visit.url, "");
+      if (laidOut.has(bare)) continue;
+      laidOut.add(bare);
+      problems.push(
+        ...(await auditLayouts(page, url, async (page) => visit.shows?.(page), {
+          name: `${area}${bare.replace(/[^\w]+/g, "-")}`,
+          hydrates: !visit.errorPage,
+        })),
+      );
     }
   }
   return problems;
@@ -231,7 +245,7 @@ async function auditArea(page: Page, area: Area, ids: Record<string, string> = {
 
 test.describe("axe, light and dark", () => {
   test("guest pages", async ({ page, browser }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(900_000);
     // An invitation and a password reset link, made elsewhere.
     const elsewhere = await browser.newContext();
     const owner = await elsewhere.newPage();
@@ -272,7 +286,7 @@ test.describe("axe, light and dark", () => {
   });
 
   test("the second sign-in step, and two-factor settings switched on", async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(900_000);
     const t = texts("en");
     const { email, password } = await signedInAccount(page, "en");
     const problems: string[] = [];
@@ -312,7 +326,7 @@ test.describe("axe, light and dark", () => {
   });
 
   test("a signed-in person's pages: profile, billing, organizations and their dialogs", async ({ page, browser }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(900_000);
     const t = texts("en");
     await signedInAccount(page, "en");
     const { user } = await api<{ user: { id: string } }>(page, "/get-session");
@@ -376,7 +390,7 @@ test.describe("axe, light and dark", () => {
   });
 
   test("the admin console and its dialogs", async ({ page }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(900_000);
     await signIn(page, ADMIN.email, ADMIN.password);
     await expect(page).not.toHaveURL(/\/signin/);
     const { user } = await api<{ user: { id: string; email: string } }>(page, "/admin/create-user", {

@@ -54,6 +54,7 @@ export async function signedInAccount(page: Page, locale: string, name = "Grace 
   expect(response.status()).toBe(200);
   const { url } = await waitForLink(email, "/api/auth/verify-email");
   await page.goto(url);
-  await expect(page).toHaveURL(new RegExp(`${prefixOf(locale)}/verify-email$`));
+  // Verified and signed in by the link: on to the dashboard.
+  await expect(page).toHaveURL(new RegExp(`${prefixOf(locale)}/dashboard$`));
   return { email, password, name };
 }
