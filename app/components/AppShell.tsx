@@ -50,7 +50,10 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
   return (
     <div className="flex min-h-screen flex-col">
       {user?.impersonated ? <ImpersonationBanner name={user.name} /> : null}
-      <div data-shell className="flex flex-1 flex-col lg:flex-row">
+      <div
+        data-shell
+        className="flex flex-1 flex-col lg:grid lg:grid-cols-[16rem_minmax(0,1fr)] lg:grid-rows-[auto_1fr]"
+      >
         <input
           key={location.key}
           id={menuId}
@@ -58,26 +61,28 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
           aria-label={t("nav.menu")}
           className="menu-toggle peer sr-only lg:hidden"
         />
-        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:hidden dark:border-slate-800 dark:bg-slate-950/90">
+        <header className="sticky top-0 z-30 flex h-14 items-center gap-2 border-b border-slate-200 bg-white/90 px-4 backdrop-blur lg:col-start-2 lg:row-start-1 lg:px-6 dark:border-slate-800 dark:bg-slate-950/90">
           <label
             htmlFor={menuId}
             title={t("nav.menu")}
             data-testid="shell-menu-button"
-            className="menu-button -ml-2 flex cursor-pointer items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 dark:text-slate-300 dark:hover:bg-slate-800"
+            className="menu-button -ml-2 flex cursor-pointer items-center rounded-md p-2 text-slate-700 hover:bg-slate-100 lg:hidden dark:text-slate-300 dark:hover:bg-slate-800"
           >
             <Icon name="menu" />
           </label>
-          <Brand to="/dashboard" />
-          <div className="ml-auto flex items-center gap-2">
+          <span className="lg:hidden">
+            <Brand to="/dashboard" />
+          </span>
+          <div className="ml-auto flex items-center gap-3">
             <SearchPalette />
             {user ? <UserMenu user={user} /> : null}
           </div>
         </header>
         <aside
           data-testid="app-nav"
-          className="fixed inset-x-0 top-14 bottom-0 z-20 hidden overflow-y-auto border-slate-200 bg-white px-3 py-4 peer-checked:block lg:sticky lg:top-0 lg:flex lg:h-screen lg:w-64 lg:shrink-0 lg:flex-col lg:border-r dark:border-slate-800 dark:bg-slate-950"
+          className="fixed inset-x-0 top-14 bottom-0 z-20 hidden overflow-y-auto border-slate-200 bg-white px-3 py-4 peer-checked:block lg:sticky lg:top-0 lg:col-start-1 lg:row-span-2 lg:row-start-1 lg:flex lg:h-screen lg:flex-col lg:border-r dark:border-slate-800 dark:bg-slate-950"
         >
-          <div className="mb-4 hidden items-center justify-between px-2 lg:flex">
+          <div className="mb-4 hidden h-6 items-center px-2 lg:flex">
             <Brand to="/dashboard" />
           </div>
           <OrganizationSwitcher {...shell} />
@@ -92,11 +97,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
             <ThemeSwitcher />
           </div>
         </aside>
-        <div className="flex min-w-0 flex-1 flex-col">
-          <div className="hidden h-14 items-center justify-end gap-3 border-b border-slate-200 px-6 lg:flex dark:border-slate-800">
-            <SearchPalette />
-            {user ? <UserMenu user={user} /> : null}
-          </div>
+        <div className="flex min-w-0 flex-1 flex-col lg:col-start-2 lg:row-start-2">
           <main className="mx-auto w-full max-w-6xl flex-1 px-4 py-8 sm:px-6">{children}</main>
           <Footer />
         </div>

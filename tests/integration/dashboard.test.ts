@@ -94,7 +94,6 @@ describe("the dashboard", () => {
     // Their only organization: the session starts in it.
     const owner = await browserFor(app, ownerUser);
 
-
     const free = await owner.page("/dashboard");
     expect(free).toContain("Acme Widgets");
     expect(figure(free, "figure-members")).toBe("2");

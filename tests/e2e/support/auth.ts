@@ -20,6 +20,7 @@ export function texts(locale: string) {
     billing: load(locale, "billing"),
     pricing: load(locale, "pricing"),
     admin: load(locale, "admin"),
+    dashboard: load(locale, "dashboard"),
   };
   return (key: string, values: Record<string, string> = {}): string => {
     const [ns, path] = key.includes(":") ? (key.split(":") as [keyof typeof files, string]) : (["auth", key] as const);

@@ -1,0 +1,12 @@
+import { test } from "@playwright/test";
+import { landingJourney } from "./support/landing";
+
+// JavaScript off: every step is a plain form post and a redirect.
+for (const locale of ["en", "zh-CN", "ja", "fr"] as const) {
+  test(`without JavaScript, sign-up, sign-in and the second step land on the dashboard in the organization last used (${locale})`, async ({
+    page,
+  }) => {
+    test.slow();
+    await landingJourney(page, locale);
+  });
+}
