@@ -13,7 +13,7 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { dashboardOf } from "~/server/dashboard.server";
 import { pageMeta } from "~/server/page-meta.server";
 
-export const handle = { i18n: ["dashboard", "organization", "billing", "admin"] };
+export const handle = { i18n: ["dashboard", "organization", "billing", "reports"] };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);
@@ -217,7 +217,7 @@ function NextSteps({ steps, organization }: { steps: LoaderData["steps"]; organi
 function Activity({ activity }: { activity: LoaderData["activity"] }) {
   const { t } = useTranslation("dashboard");
   const { t: tc } = useTranslation();
-  const { t: ta } = useTranslation("admin");
+  const { t: ta } = useTranslation("reports");
   const locale = useLocale();
   const localize = useLocalize();
   return (
@@ -262,7 +262,7 @@ function Activity({ activity }: { activity: LoaderData["activity"] }) {
   );
 }
 
-/** An audit row's action in words; one the catalogue does not name reads as its key. */
+/** An audit row's action in words, as the admin console's audit log names it. */
 function auditActionLabel(t: (key: string, options?: Record<string, string>) => string, row: { action: string }) {
-  return t(`audit.actions.${row.action}`, { defaultValue: row.action });
+  return t(`auditLog.actions.${row.action}`, { defaultValue: row.action });
 }
