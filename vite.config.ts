@@ -33,7 +33,7 @@ function quietBuildLogger(): Logger {
   logger.info = (message, options) => {
     // Colour codes around the file names.
     const plain = message.replace(/\x1b\[[0-9;]*m/g, "").trim();
-    if (/^build\/\S+\s/.test(plain) || plain.startsWith("Using Vite Environment API")) return;
+    if (/^build\/\S+(\s|$)/.test(plain) || plain.startsWith("Using Vite Environment API")) return;
     info(message, options);
   };
   return logger;
