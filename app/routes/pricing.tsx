@@ -69,7 +69,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
           {onSale ? null : (
             <p
               data-testid="not-on-sale"
-              className="mx-auto mt-4 w-fit max-w-full rounded-full bg-amber-50 px-4 py-1.5 text-sm font-medium text-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+              className="mx-auto mt-4 w-fit max-w-full rounded-lg bg-amber-50 px-4 py-1.5 text-sm font-medium text-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
             >
               {t("notOnSale")}
             </p>

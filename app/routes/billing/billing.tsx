@@ -149,7 +149,9 @@ function AccountCard({ account, selling }: { account: BillingAccount; selling: b
           ) : null}
         </dl>
       ) : (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("freeDescription")}</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          {t(selling ? "freeDescription" : "freeDescriptionOff")}
+        </p>
       )}
       {subscription?.cancelAtPeriodEnd ? (
         <p className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
