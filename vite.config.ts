@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
-import { defineConfig } from "vite";
+import { createLogger, defineConfig, type Logger, type Rollup } from "vite";
 
 /** Where a lazily loaded chunk goes: translations under assets/locales/<lng>/, the rest as usual. */
 function localeChunkName(chunk: { facadeModuleId: string | null }): string {
@@ -9,18 +9,50 @@ function localeChunkName(chunk: { facadeModuleId: string | null }): string {
   return locale ? `assets/locales/${locale[1]}/${locale[2]}-[hash].js` : "assets/[name]-[hash].js";
 }
 
-export default defineConfig({
+/**
+ * Rollup warnings known to be harmless here, by code, so that a first `npm start` prints
+ * nothing that looks broken while any other warning still shows:
+ * - EMPTY_BUNDLE: resource routes (robots.txt, sign-out, JSON downloads…) have no browser
+ *   code, and React Router still gives each a client chunk, which comes out empty.
+ * - INVALID_ANNOTATION from a dependency: a `@__PURE__` comment Rollup cannot place is
+ *   dropped, which only costs tree-shaking inside that dependency.
+ */
+function onwarn(warning: Rollup.RollupLog, warn: (warning: Rollup.RollupLog) => void): void {
+  if (warning.code === "EMPTY_BUNDLE") return;
+  if (warning.code === "INVALID_ANNOTATION" && warning.id?.includes("/node_modules/")) return;
+  warn(warning);
+}
+
+/**
+ * Vite's logger without the per-file size table (some 170 lines per build) and the
+ * experimental-API notice; warnings and errors pass unchanged.
+ */
+function quietBuildLogger(): Logger {
+  const logger = createLogger();
+  const info = logger.info.bind(logger);
+  logger.info = (message, options) => {
+    // Colour codes around the file names.
+    const plain = message.replace(/\x1b\[[0-9;]*m/g, "").trim();
+    if (/^build\/\S+(\s|$)/.test(plain) || plain.startsWith("Using Vite Environment API")) return;
+    info(message, options);
+  };
+  return logger;
+}
+
+export default defineConfig(({ command }) => ({
+  customLogger: command === "build" ? quietBuildLogger() : undefined,
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
   build: {
     // The icon sprite is referenced by fragment (<use href="sprite.svg#id">), which a data: URL cannot serve.
     assetsInlineLimit: (file: string) => (file.endsWith(".svg") ? false : undefined),
+    rollupOptions: { onwarn },
   },
   environments: {
     // Translation files get their own folder per language, e.g. assets/locales/fr/auth-[hash].js.
-    client: { build: { rollupOptions: { output: { chunkFileNames: localeChunkName } } } },
+    client: { build: { rollupOptions: { onwarn, output: { chunkFileNames: localeChunkName } } } },
     // The server bundle's entry is app/app.server.ts: it exports the request handler plus the
     // start-up and shutdown hooks server.ts needs, so both share one database client.
-    ssr: { build: { rollupOptions: { input: "./app/app.server.ts" } } },
+    ssr: { build: { rollupOptions: { onwarn, input: "./app/app.server.ts" } } },
   },
   plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
   test: {
@@ -29,4 +61,4 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 120_000,
   },
-});
+}));

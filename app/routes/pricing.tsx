@@ -10,6 +10,7 @@ import { plans, type BillingInterval, type Plan } from "~/config/plans";
 import { seo } from "~/lib/seo";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { getAuthSession } from "~/server/auth/guards.server";
+import { paymentsState } from "~/server/billing/billing.server";
 import { billingAccounts } from "~/server/billing/pages.server";
 import { pageMeta } from "~/server/page-meta.server";
 
@@ -37,7 +38,9 @@ export async function loader({ url, context }: Route.LoaderArgs) {
       canManage: account.canManage,
     };
   }
-  return { interval, current, meta: pageMeta(context, "pricing") };
+  // PAYMENT_PROVIDER=none: the plans are shown, without a way to buy them.
+  const onSale = paymentsState().mode !== "off";
+  return { interval, current, onSale, meta: pageMeta(context, "pricing") };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
@@ -46,7 +49,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export default function Pricing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("pricing");
   const locale = useLocale();
-  const { interval, current } = loaderData;
+  const { interval, current, onSale } = loaderData;
   const forQuery = current?.for ? `&for=${current.for}` : "";
   const money = numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
   const toggle =
@@ -63,6 +66,14 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             </p>
           ) : null}
           <p className="mx-auto mt-4 max-w-2xl text-lg text-slate-600 dark:text-slate-300">{t("subtitle")}</p>
+          {onSale ? null : (
+            <p
+              data-testid="not-on-sale"
+              className="mx-auto mt-4 w-fit max-w-full rounded-lg bg-amber-50 px-4 py-1.5 text-sm font-medium text-amber-900 dark:bg-amber-950/40 dark:text-amber-100"
+            >
+              {t("notOnSale")}
+            </p>
+          )}
           <nav
             aria-label={t("interval.label")}
             className="mt-8 inline-flex rounded-full bg-slate-100 p-1 dark:bg-slate-800"
@@ -86,13 +97,16 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
             </AppLink>
           </nav>
         </div>
+        {/* Side by side, the cards share their rows (a subgrid: name, description, price, action,
+            features), so a description that wraps longer in one language or card keeps every
+            price and button on one line across the row. */}
         <ul className="mt-14 grid gap-6 lg:grid-cols-3">
           {plans.map((plan) => (
             <li
               key={plan.id}
               data-plan={plan.id}
               data-current={current?.plan === plan.id || undefined}
-              className={`relative flex flex-col rounded-2xl border p-8 ${plan.highlighted ? "border-primary-500 shadow-lg ring-1 ring-primary-500" : "border-slate-200 dark:border-slate-800"}`}
+              className={`relative flex flex-col rounded-2xl border p-6 sm:p-8 lg:row-span-5 lg:grid lg:grid-rows-subgrid lg:gap-y-0 ${plan.highlighted ? "border-primary-500 shadow-lg ring-1 ring-primary-500" : "border-slate-200 dark:border-slate-800"}`}
             >
               {plan.highlighted ? (
                 <span className="absolute -top-3 left-8 rounded-full bg-primary-700 px-3 py-0.5 text-xs font-semibold text-white">
@@ -107,7 +121,7 @@ export default function Pricing({ loaderData }: Route.ComponentProps) {
                   {t(interval === "monthly" ? "perMonth" : "perYear")}
                 </span>
               </p>
-              <PlanAction plan={plan} interval={interval} current={current} />
+              <PlanAction plan={plan} interval={interval} current={current} onSale={onSale} />
               <ul className="mt-8 space-y-3 text-sm">
                 {plan.features.map((feature) => (
                   <li key={feature} className="flex gap-2">
@@ -148,16 +162,28 @@ function PlanAction({
   plan,
   interval,
   current,
+  onSale,
 }: {
   plan: Plan;
   interval: BillingInterval;
   current: { plan: string; for: string | null; canManage: boolean } | null;
+  onSale: boolean;
 }) {
   const { t } = useTranslation("pricing");
   const localize = useLocalize();
-  const base = "mt-8 rounded-md px-4 py-2.5 text-center text-sm font-medium";
+  const base = "mt-8 rounded-md px-4 py-2.5 text-center text-sm font-medium whitespace-nowrap";
   const style = `${base} ${plan.highlighted ? "bg-primary-700 text-white hover:bg-primary-800" : "border border-slate-300 hover:bg-slate-50 dark:border-slate-700 dark:hover:bg-slate-800"}`;
   const checkout = `/checkout?plan=${plan.id}&interval=${interval}${current?.for ? `&for=${current.for}` : ""}`;
+  // Not on sale: a paid plan shows that in the button's place (so the cards keep their rows).
+  if (!onSale && plan.monthly > 0 && current?.plan !== plan.id) {
+    return (
+      <p
+        className={`${base} border border-dashed border-slate-300 text-slate-600 dark:border-slate-700 dark:text-slate-400`}
+      >
+        {t("cta.soon")}
+      </p>
+    );
+  }
   if (!current) {
     const to =
       plan.monthly === 0 ? localize("/signup") : localize(`/signin?redirect=${encodeURIComponent(localize(checkout))}`);

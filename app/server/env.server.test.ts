@@ -2,7 +2,14 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { DEMO_ADMIN, formatProblems, parseEnv, readOrCreateDevSecret, type Env } from "./env.server";
+import {
+  DEMO_ADMIN,
+  formatProblems,
+  missingPaymentVariables,
+  parseEnv,
+  readOrCreateDevSecret,
+  type Env,
+} from "./env.server";
 
 const SECRET = "s".repeat(32);
 const SMTP = "smtp://user:pass@mail.example.com:587";
@@ -45,7 +52,6 @@ describe("parseEnv defaults", () => {
       BASE_URL: "http://localhost:3000",
       DATABASE_URL: "file:./data/app.db",
       AUTH_SECRET: "dev-secret",
-      MAIL_FROM: '"App" <no-reply@localhost>',
       RATE_LIMIT: false,
       TRUST_PROXY: 0,
       BODY_LIMIT: 1024 * 1024,
@@ -58,6 +64,8 @@ describe("parseEnv defaults", () => {
       admin: { ...DEMO_ADMIN, isDemo: true },
       socialProviders: [],
     });
+    // Unset: the mailer writes as the product (app/server/mail/sender.test.ts).
+    expect(env.MAIL_FROM).toBeUndefined();
     expect(env.SMTP_URL).toBeUndefined();
   });
 
@@ -176,6 +184,38 @@ describe("parseEnv in production", () => {
     expect(ok({ NODE_ENV: "test" }).STRIPE_SECRET_KEY).toBeUndefined();
   });
 
+  it("starts a deployment that does not sell yet with PAYMENT_PROVIDER=none, without any payment key", () => {
+    const env = ok({ NODE_ENV: "production", AUTH_SECRET: SECRET, SMTP_URL: SMTP, PAYMENT_PROVIDER: "none" });
+    expect(env.PAYMENT_PROVIDER).toBe("none");
+    expect(env.STRIPE_SECRET_KEY).toBeUndefined();
+    // Keys left over from a provider are ignored, not required to be complete.
+    expect(
+      ok({
+        NODE_ENV: "production",
+        AUTH_SECRET: SECRET,
+        SMTP_URL: SMTP,
+        PAYMENT_PROVIDER: "none",
+        STRIPE_SECRET_KEY: "x",
+      }).PAYMENT_PROVIDER,
+    ).toBe("none");
+    expect(problems({ PAYMENT_PROVIDER: "paypal" })).toEqual([
+      'PAYMENT_PROVIDER: must be "stripe", "polar" or "none", got "paypal"',
+    ]);
+  });
+
+  it("names the variables a provider still misses", () => {
+    expect(missingPaymentVariables("stripe", {})).toEqual([
+      "STRIPE_SECRET_KEY",
+      "STRIPE_WEBHOOK_SECRET",
+      "STRIPE_PRICE_PRO_MONTHLY",
+      "STRIPE_PRICE_PRO_YEARLY",
+      "STRIPE_PRICE_TEAM_MONTHLY",
+      "STRIPE_PRICE_TEAM_YEARLY",
+    ]);
+    expect(missingPaymentVariables("stripe", STRIPE)).toEqual([]);
+    expect(missingPaymentVariables("polar", { ...POLAR, POLAR_WEBHOOK_SECRET: " " })).toEqual(["POLAR_WEBHOOK_SECRET"]);
+  });
+
   it("requires both admin variables when one is set", () => {
     expect(
       problems({
@@ -231,7 +271,7 @@ describe("parseEnv problems", () => {
     expect(byVar.TRUSTED_ORIGINS).toMatch(/"not a url" is not a URL/);
     expect(byVar.DATABASE_URL).toMatch(/must start with "file:"/);
     expect(byVar.RATE_LIMIT).toBe('RATE_LIMIT: must be "on" or "off", got "sometimes"');
-    expect(byVar.PAYMENT_PROVIDER).toBe('PAYMENT_PROVIDER: must be "stripe" or "polar", got "paypal"');
+    expect(byVar.PAYMENT_PROVIDER).toBe('PAYMENT_PROVIDER: must be "stripe", "polar" or "none", got "paypal"');
   });
 
   it("formats problems as a list", () => {

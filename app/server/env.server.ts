@@ -192,7 +192,8 @@ function schemaFor(isProduction: boolean) {
           `is required in production (e.g. ${SMTP_EXAMPLE}): verification, password-reset and account-deletion emails need a mail server`,
         )
       : urlWith(["smtp:", "smtps:"], SMTP_EXAMPLE).optional(), // unset: the development outbox
-    MAIL_FROM: text().default('"App" <no-reply@localhost>'),
+    // Unset: the product's name at no-reply@ the public host (app/server/mail/index.server.ts).
+    MAIL_FROM: text().optional(),
     ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
     ADMIN_PASSWORD: z
       .string()
@@ -203,8 +204,11 @@ function schemaFor(isProduction: boolean) {
     RATE_LIMIT: onOff().default(isProduction),
     TRUST_PROXY: proxyHops().default(0),
     BODY_LIMIT: integer(1, Number.MAX_SAFE_INTEGER, "a size in bytes such as 1048576").default(1024 * 1024),
+    // "none": a deployment that does not sell (yet): plans are shown, nothing calls a provider.
     PAYMENT_PROVIDER: z
-      .enum(["stripe", "polar"], { error: (issue) => `must be "stripe" or "polar", got "${String(issue.input)}"` })
+      .enum(["stripe", "polar", "none"], {
+        error: (issue) => `must be "stripe", "polar" or "none", got "${String(issue.input)}"`,
+      })
       .default("stripe"),
     STRIPE_SECRET_KEY: text().optional(),
     STRIPE_WEBHOOK_SECRET: text().optional(),
@@ -301,20 +305,11 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
     problems.push(`${missing}: is required when ${present} is set`);
   }
   // Production sells through the chosen provider only: its keys and every plan's price must
-  // be there; the other provider's variables are ignored.
+  // be there; the other provider's variables are ignored. "none" sells nothing and needs none.
   if (isProduction) {
-    const provider = input.PAYMENT_PROVIDER === "polar" ? "POLAR" : "STRIPE";
-    const keys =
-      provider === "POLAR"
-        ? ["POLAR_ACCESS_TOKEN", "POLAR_WEBHOOK_SECRET"]
-        : ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"];
-    const ids = ["PRO_MONTHLY", "PRO_YEARLY", "TEAM_MONTHLY", "TEAM_YEARLY"].map(
-      (plan) => `${provider}_${provider === "POLAR" ? "PRODUCT" : "PRICE"}_${plan}`,
-    );
-    for (const variable of [...keys, ...ids]) {
-      if (!input[variable]) {
-        problems.push(`${variable}: is required in production when PAYMENT_PROVIDER is ${provider.toLowerCase()}`);
-      }
+    const provider = input.PAYMENT_PROVIDER === "polar" ? "polar" : input.PAYMENT_PROVIDER === "none" ? null : "stripe";
+    for (const variable of provider ? missingPaymentVariables(provider, input) : []) {
+      problems.push(`${variable}: is required in production when PAYMENT_PROVIDER is ${provider}`);
     }
   }
   for (const id of SOCIAL_PROVIDER_IDS) {
@@ -384,6 +379,26 @@ function socialProviders(parsed: Parsed): ProviderConfig[] {
     configs.push({ id, clientId, clientSecret, ...SOCIAL_PROVIDERS[id].endpoints(extras), ...overrides, extras });
   }
   return configs;
+}
+
+/**
+ * The variables a provider needs to sell every plan that are not set in `source`: its key, its
+ * webhook secret and each plan's price (Stripe) or product (Polar). Production refuses to start
+ * without them; elsewhere the billing pages name them to an admin.
+ */
+export function missingPaymentVariables(
+  provider: "stripe" | "polar",
+  source: Record<string, string | undefined>,
+): string[] {
+  const prefix = provider === "polar" ? "POLAR" : "STRIPE";
+  const keys =
+    provider === "polar"
+      ? ["POLAR_ACCESS_TOKEN", "POLAR_WEBHOOK_SECRET"]
+      : ["STRIPE_SECRET_KEY", "STRIPE_WEBHOOK_SECRET"];
+  const ids = ["PRO_MONTHLY", "PRO_YEARLY", "TEAM_MONTHLY", "TEAM_YEARLY"].map(
+    (plan) => `${prefix}_${provider === "polar" ? "PRODUCT" : "PRICE"}_${plan}`,
+  );
+  return [...keys, ...ids].filter((variable) => !source[variable]?.trim());
 }
 
 /** Formats problems the way they are printed at start. */

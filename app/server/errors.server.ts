@@ -150,6 +150,14 @@ const entries = {
     status: 502,
     message: "The payment provider could not be reached. Nothing was charged; please try again.",
   },
+  // The server has no payment provider set up (development without keys): nothing to retry
+  // until an admin sets it up, so 503 with what to do rather than the outage's 502.
+  PAYMENT_PROVIDER_NOT_CONFIGURED: {
+    status: 503,
+    message: "Payments are not set up on this server yet, so plans cannot be bought. Nothing was charged.",
+  },
+  // PAYMENT_PROVIDER=none: the server shows its plans but does not sell them.
+  PAYMENTS_DISABLED: { status: 403, message: "Plans are not on sale on this server yet. Nothing was charged." },
   INVALID_WEBHOOK_SIGNATURE: { status: 400, message: "Invalid webhook signature" },
 
   // ---- organizations (better-auth's organization plugin) ----

@@ -71,3 +71,22 @@ for (const locale of ["en", "zh-CN"] as const) {
     await expect(pro.getByTestId("current-plan")).toHaveText(t("pricing:cta.current"));
   });
 }
+
+test("pricing cards keep their prices and buttons on one line side by side, whatever the language", async ({
+  page,
+}) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  for (const P of ["", "/fr", "/ja"]) {
+    await page.goto(`${P}/pricing`);
+    // The row of each card's price, and of its call to action (the element after the price).
+    const rows = await page.locator("li[data-plan]").evaluateAll((cards) =>
+      cards.map((card) => {
+        const price = card.querySelector("p.mt-6")!;
+        return [price.getBoundingClientRect().top, price.nextElementSibling!.getBoundingClientRect().top];
+      }),
+    );
+    expect(rows, P).toHaveLength(3);
+    expect(new Set(rows.map(([price]) => Math.round(price!))).size, `${P}: prices`).toBe(1);
+    expect(new Set(rows.map(([, action]) => Math.round(action!))).size, `${P}: buttons`).toBe(1);
+  }
+});

@@ -9,12 +9,14 @@ import { billingDate } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { isAdmin } from "~/server/admin/permissions.server";
 import { requireAuthSession } from "~/server/auth/guards.server";
 import { billingPortal, cancelSubscription, referenceOf, restoreSubscription } from "~/server/billing/billing.server";
-import { billingAccounts, billingT, type BillingAccount } from "~/server/billing/pages.server";
+import { billingAccounts, billingT, paymentsNotice, type BillingAccount } from "~/server/billing/pages.server";
 import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { PaymentsNotice } from "./PaymentsNotice";
 
 export const handle = { i18n: ["billing", "pricing"] };
 
@@ -23,13 +25,16 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 }
 
 export async function loader({ context }: Route.LoaderArgs) {
-  return { meta: pageMeta(context, "billing"), accounts: await billingAccounts(requireAuthSession(context)) };
+  const auth = requireAuthSession(context);
+  return {
+    meta: pageMeta(context, "billing"),
+    accounts: await billingAccounts(auth),
+    notice: paymentsNotice({ isAdmin: isAdmin(auth.user) }),
+  };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
-
-/** What each button's verb gets: the signed-in caller and whose subscription it is. */
 
 /** Cancel at period end, restore, or off to the provider's portal; back here with a toast. */
 export const action = pageAction({
@@ -74,20 +79,23 @@ export const action = pageAction({
 
 export default function Billing({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("billing");
+  // A server that sells nothing offers no buttons that would ask a provider.
+  const selling = loaderData.notice?.mode !== "off";
   return (
     <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">{t("title")}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{t("subtitle")}</p>
       </div>
+      <PaymentsNotice notice={loaderData.notice} />
       {loaderData.accounts.map((account) => (
-        <AccountCard key={account.referenceId} account={account} />
+        <AccountCard key={account.referenceId} account={account} selling={selling} />
       ))}
     </div>
   );
 }
 
-function AccountCard({ account }: { account: BillingAccount }) {
+function AccountCard({ account, selling }: { account: BillingAccount; selling: boolean }) {
   const { t } = useTranslation("billing");
   const { t: tp } = useTranslation("pricing");
   const locale = useLocale();
@@ -141,14 +149,16 @@ function AccountCard({ account }: { account: BillingAccount }) {
           ) : null}
         </dl>
       ) : (
-        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">{t("freeDescription")}</p>
+        <p className="mt-2 text-sm text-slate-600 dark:text-slate-400">
+          {t(selling ? "freeDescription" : "freeDescriptionOff")}
+        </p>
       )}
       {subscription?.cancelAtPeriodEnd ? (
         <p className="mt-4 rounded-md bg-amber-50 px-3 py-2 text-sm text-amber-900 dark:bg-amber-950/40 dark:text-amber-200">
           {t("pendingCancellation", { date: date(subscription.cancelAt ?? subscription.periodEnd) })}
         </p>
       ) : null}
-      {account.canManage ? (
+      {!selling ? null : account.canManage ? (
         <div className="mt-5 flex flex-wrap gap-3">
           {subscription ? (
             <>

@@ -12,11 +12,13 @@ import { numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
+import { isAdmin } from "~/server/admin/permissions.server";
 import { requireAuthSession, localizedRedirect } from "~/server/auth/guards.server";
 import { referenceOf, upgrade } from "~/server/billing/billing.server";
-import { billingAccounts, planOfQuery } from "~/server/billing/pages.server";
+import { billingAccounts, paymentsNotice, planOfQuery } from "~/server/billing/pages.server";
 import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { PaymentsNotice } from "./PaymentsNotice";
 
 export const handle = { i18n: ["auth", "billing", "pricing"] };
 
@@ -40,7 +42,17 @@ export async function loader({ url, context }: Route.LoaderArgs) {
     asked ??
     (chosen.plan === "team" ? accounts.find((account) => account.customerType === "organization") : undefined) ??
     accounts[0]!;
-  return { meta: pageMeta(context, "checkout"), ...chosen, accounts, preferred: preferred.referenceId };
+  // Said before the click when the plan cannot be bought here (the action refuses it too).
+  const notice = paymentsNotice({ isAdmin: isAdmin(auth.user) }, chosen);
+  const canCheckout = !notice || (notice.mode === "unconfigured" && notice.canCheckout);
+  return {
+    meta: pageMeta(context, "checkout"),
+    ...chosen,
+    accounts,
+    preferred: preferred.referenceId,
+    notice,
+    canCheckout,
+  };
 }
 
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
@@ -82,7 +94,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
   const [form] = useForm({ lastResult: actionData?.result });
   const pending = usePendingIntent("checkout");
-  const { plan: planId, interval, accounts, preferred } = loaderData;
+  const { plan: planId, interval, accounts, preferred, notice, canCheckout } = loaderData;
   const plan = plans.find((candidate) => candidate.id === planId)!;
   const money = numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
   return (
@@ -107,7 +119,8 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
           {interval === "monthly" ? t("checkout.switchYearly") : t("checkout.switchMonthly")}
         </AppLink>
       </p>
-      <p className="text-sm text-slate-600 dark:text-slate-400">{t("checkout.trial")}</p>
+      <PaymentsNotice notice={notice} />
+      {canCheckout ? <p className="text-sm text-slate-600 dark:text-slate-400">{t("checkout.trial")}</p> : null}
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
         <input type="hidden" name="intent" value="checkout" />
         <input type="hidden" name="plan" value={planId} />
@@ -136,9 +149,11 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
           ))}
         </fieldset>
         <FormErrors id={form.errorId} errors={form.errors} />
-        <SubmitButton pending={pending} pendingLabel={t("checkout.pending")}>
-          {t("checkout.submit")}
-        </SubmitButton>
+        {canCheckout ? (
+          <SubmitButton pending={pending} pendingLabel={t("checkout.pending")}>
+            {t("checkout.submit")}
+          </SubmitButton>
+        ) : null}
         <AppLink
           to={localize("/pricing")}
           className="text-center text-sm text-slate-600 hover:underline dark:text-slate-400"

@@ -1,7 +1,9 @@
 /**
  * Subscription endpoints of /api/auth: better-auth's Stripe plugin routes when
  * PAYMENT_PROVIDER is stripe, the Polar plugin's when it is polar (the other set answers
- * 404, as if not installed). The verbs are in app/server/billing/billing.server.ts.
+ * 404, as if not installed). With PAYMENT_PROVIDER=none the /subscription/* routes answer
+ * PAYMENTS_DISABLED, so a client learns that nothing is sold here rather than guessing from
+ * a 404, and the webhook URLs do not exist. The verbs are in app/server/billing/billing.server.ts.
  */
 import { redirect } from "react-router";
 import { z } from "zod";
@@ -25,11 +27,13 @@ import type { ProviderId } from "./provider.server";
 import { loadEnv } from "~/server/env.server";
 import { booleanish } from "~/server/auth/schemas.server";
 import { endpoint, param } from "~/server/endpoint.server";
+import { fail } from "~/server/errors.server";
 
 /** A provider's routes exist only while it is the one in use. */
 const whileUsing = (provider: ProviderId) => () => activeProviderId() === provider;
 const stripe = whileUsing("stripe");
 const polar = whileUsing("polar");
+const selling = () => activeProviderId() !== null;
 
 const customerType = z.enum(["user", "organization"]).optional();
 const referenceQuery = z.object({
@@ -54,7 +58,29 @@ function polarPlan(input: { slug?: string; products?: string | string[] }): { pl
   return { plan: "", annual: false };
 }
 
+/** The Stripe plugin's subscription routes, which a server that sells nothing refuses. */
+const SUBSCRIPTION_ROUTES = [
+  ["POST", "/subscription/upgrade"],
+  ["GET", "/subscription/list"],
+  ["POST", "/subscription/cancel"],
+  ["POST", "/subscription/restore"],
+  ["POST", "/subscription/billing-portal"],
+  ["GET", "/subscription/success"],
+] as const;
+
 export const endpoints = [
+  // ---- PAYMENT_PROVIDER=none ----
+  ...SUBSCRIPTION_ROUTES.map(([method, path]) =>
+    endpoint({
+      enabled: () => !selling(),
+      method,
+      path,
+      async handler() {
+        fail("PAYMENTS_DISABLED");
+      },
+    }),
+  ),
+
   // ---- Stripe ----
   endpoint({
     enabled: stripe,

@@ -23,7 +23,7 @@ import { announceRevocation, cacheTrusted, COOKIE_CACHE_MAX_AGE } from "~/server
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import { isUniqueViolation, prisma, type Subscription } from "~/server/db.server";
 import { beforeDeletion } from "~/server/deletion.server";
-import { loadEnv } from "~/server/env.server";
+import { loadEnv, missingPaymentVariables } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { can } from "~/server/organization/permissions.server";
 import {
@@ -33,6 +33,7 @@ import {
   type PolarSubscriptionJson,
 } from "./polar-shapes.server";
 import {
+  ProviderNotConfiguredError,
   ProviderUnavailableError,
   WebhookSignatureError,
   type BillingReference,
@@ -53,11 +54,13 @@ let chosen: Promise<PaymentProvider> | undefined;
 
 /**
  * The configured provider; only its module (and SDK) is ever loaded. Unconfigured (outside
- * production) it is unavailable, and asked again next time.
+ * production) it is unavailable, and asked again next time. With PAYMENT_PROVIDER=none there
+ * is none: the call is refused before anything is loaded.
  */
 function paymentProvider(): Promise<PaymentProvider> {
+  const env = loadEnv();
+  if (env.PAYMENT_PROVIDER === "none") fail("PAYMENTS_DISABLED");
   chosen ??= (async () => {
-    const env = loadEnv();
     if (env.PAYMENT_PROVIDER === "polar") return (await import("./polar.server")).createPolarProvider(env);
     return (await import("./stripe.server")).createStripeProvider(env);
   })();
@@ -65,13 +68,65 @@ function paymentProvider(): Promise<PaymentProvider> {
   return chosen;
 }
 
-export const activeProviderId = (): ProviderId => loadEnv().PAYMENT_PROVIDER;
+/** The provider in use, or null when this server sells nothing (PAYMENT_PROVIDER=none). */
+export const activeProviderId = (): ProviderId | null => {
+  const { PAYMENT_PROVIDER } = loadEnv();
+  return PAYMENT_PROVIDER === "none" ? null : PAYMENT_PROVIDER;
+};
 
-/** Runs a provider call; a failure or timeout becomes PAYMENT_PROVIDER_UNAVAILABLE (logged). */
+/**
+ * Whether this server can sell: "off" when it does not sell (PAYMENT_PROVIDER=none),
+ * "unconfigured" while some of the provider's variables are missing (development without
+ * keys; production refuses to start so), else "ready". `missing` names the variables for an
+ * admin; `canCheckout` says whether a checkout of the plan asked for could still work (the
+ * key and that plan's price are set).
+ */
+export type PaymentsState =
+  { mode: "off" } | { mode: "unconfigured" | "ready"; provider: ProviderId; missing: string[]; canCheckout: boolean };
+
+export function paymentsState(wanted?: { plan: PaidPlanId; interval: BillingInterval }): PaymentsState {
+  const env = loadEnv();
+  const provider = activeProviderId();
+  if (!provider) return { mode: "off" };
+  const missing = missingPaymentVariables(provider, env as unknown as Record<string, string | undefined>);
+  const prefix = provider === "polar" ? "POLAR_PRODUCT" : "STRIPE_PRICE";
+  const needed = [
+    provider === "polar" ? "POLAR_ACCESS_TOKEN" : "STRIPE_SECRET_KEY",
+    ...(wanted ? [`${prefix}_${wanted.plan.toUpperCase()}_${wanted.interval.toUpperCase()}`] : []),
+  ];
+  return {
+    mode: missing.length > 0 ? "unconfigured" : "ready",
+    provider,
+    missing,
+    canCheckout: !needed.some((variable) => missing.includes(variable)),
+  };
+}
+
+/** What an admin is told once in the log when a checkout finds payments not set up. */
+let hintLogged = false;
+function logSetupHint(reason: string): void {
+  if (hintLogged) return;
+  hintLogged = true;
+  const state = paymentsState();
+  const missing = state.mode === "off" ? [] : state.missing;
+  console.error(
+    `Payments are not set up (${reason}). Set ${missing.join(", ")} ` +
+      `(README: "Trying billing locally"), or PAYMENT_PROVIDER=none to show plans without selling them.`,
+  );
+}
+
+/**
+ * Runs a provider call; a failure or timeout becomes PAYMENT_PROVIDER_UNAVAILABLE (logged), a
+ * missing configuration PAYMENT_PROVIDER_NOT_CONFIGURED (503: nothing to retry until it is set).
+ */
 async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
   try {
     return await run();
   } catch (error) {
+    if (error instanceof ProviderNotConfiguredError) {
+      logSetupHint(error.message);
+      fail("PAYMENT_PROVIDER_NOT_CONFIGURED");
+    }
     if (!(error instanceof ProviderUnavailableError)) throw error;
     console.error(error.message);
     fail("PAYMENT_PROVIDER_UNAVAILABLE");
@@ -367,6 +422,13 @@ export async function upgrade(
   const plan = input.plan;
   const interval: BillingInterval = input.annual ? "yearly" : "monthly";
   const reference = await resolveReference(auth, input);
+  // Refused before any customer is made at the provider when the plan cannot be sold here.
+  const state = paymentsState({ plan, interval });
+  if (state.mode === "off") fail("PAYMENTS_DISABLED");
+  if (!state.canCheckout) {
+    logSetupHint(`no key or no ${plan} ${interval} price for ${state.provider}`);
+    fail("PAYMENT_PROVIDER_NOT_CONFIGURED");
+  }
   const provider = await viaProvider(paymentProvider);
   const redirect = !input.disableRedirect;
 

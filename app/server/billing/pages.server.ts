@@ -11,7 +11,7 @@ import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
 import { can } from "~/server/organization/permissions.server";
-import { activeSubscriptions, subscriptionOut, type SubscriptionOut } from "./billing.server";
+import { activeSubscriptions, paymentsState, subscriptionOut, type SubscriptionOut } from "./billing.server";
 import type { CustomerType } from "./provider.server";
 
 export function billingT(context: Readonly<RouterContextProvider>) {
@@ -51,6 +51,29 @@ export async function billingAccounts(auth: AuthSession): Promise<BillingAccount
   });
 }
 
+/**
+ * What the pages say about selling: null while payments work; "off" when this server does not
+ * sell (PAYMENT_PROVIDER=none); "unconfigured" while the provider's variables are missing,
+ * with `canCheckout` for the plan asked for, and the missing variables for an admin only (a
+ * user is just told that upgrades are not available yet).
+ */
+export type PaymentsNotice =
+  { mode: "off" } | { mode: "unconfigured"; canCheckout: boolean; variables: string[] | null } | null;
+
+export function paymentsNotice(
+  viewer: { isAdmin: boolean },
+  wanted?: { plan: Exclude<PlanId, "free">; interval: BillingInterval },
+): PaymentsNotice {
+  const state = paymentsState(wanted);
+  if (state.mode === "off") return { mode: "off" };
+  if (state.mode === "ready") return null;
+  return {
+    mode: "unconfigured",
+    canCheckout: state.canCheckout,
+    variables: viewer.isAdmin ? state.missing : null,
+  };
+}
+
 /** The paid plan and interval a query asks for (`plan`, `interval`), or null. */
 export function planOfQuery(url: URL): { plan: Exclude<PlanId, "free">; interval: BillingInterval } | null {
   const plan = plans.find((candidate) => candidate.id === url.searchParams.get("plan") && candidate.monthly > 0);
@@ -67,6 +90,7 @@ export function planOfQuery(url: URL): { plan: Exclude<PlanId, "free">; interval
  */
 export function hostedPageOrigins(): string[] {
   const env = loadEnv();
+  if (env.PAYMENT_PROVIDER === "none") return [];
   if (env.PAYMENT_PROVIDER === "polar") {
     return [
       "https://polar.sh",

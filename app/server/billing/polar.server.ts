@@ -20,6 +20,7 @@ import type { BillingInterval, PlanId } from "~/config/plans";
 import type { Env } from "~/server/env.server";
 import {
   PROVIDER_TIMEOUT_MS,
+  ProviderNotConfiguredError,
   ProviderUnavailableError,
   WebhookSignatureError,
   type PaymentProvider,
@@ -37,7 +38,7 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function createPolarProvider(env: Env): PaymentProvider {
-  if (!env.POLAR_ACCESS_TOKEN) throw new ProviderUnavailableError("Polar is not configured: set POLAR_ACCESS_TOKEN");
+  if (!env.POLAR_ACCESS_TOKEN) throw new ProviderNotConfiguredError("Polar is not configured: set POLAR_ACCESS_TOKEN");
   const polar = new Polar({
     accessToken: env.POLAR_ACCESS_TOKEN,
     serverURL: env.POLAR_API_BASE_URL ?? "https://api.polar.sh",
@@ -102,7 +103,7 @@ export function createPolarProvider(env: Env): PaymentProvider {
     async createCheckout(request) {
       const product = products[`${request.plan}:${request.interval}`];
       if (!product)
-        throw new ProviderUnavailableError(`No Polar product is configured for ${request.plan} ${request.interval}`);
+        throw new ProviderNotConfiguredError(`No Polar product is configured for ${request.plan} ${request.interval}`);
       const checkout = await call("checkout", () =>
         polar.checkouts.create({
           products: [product],

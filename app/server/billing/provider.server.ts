@@ -116,5 +116,11 @@ export class WebhookSignatureError extends Error {}
 /** Thrown (wrapped) when the provider cannot be reached or refuses a call. */
 export class ProviderUnavailableError extends Error {}
 
+/**
+ * Thrown when the provider's own configuration is missing (its key, or the price of the plan
+ * asked for): trying again cannot help, someone has to set it up first.
+ */
+export class ProviderNotConfiguredError extends ProviderUnavailableError {}
+
 /** Timeout for every call to a provider: a checkout must not hang on a slow API. */
 export const PROVIDER_TIMEOUT_MS = 5_000;

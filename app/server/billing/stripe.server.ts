@@ -8,6 +8,7 @@ import type { BillingInterval, PlanId } from "~/config/plans";
 import type { Env } from "~/server/env.server";
 import {
   PROVIDER_TIMEOUT_MS,
+  ProviderNotConfiguredError,
   ProviderUnavailableError,
   WebhookSignatureError,
   type PaymentProvider,
@@ -37,7 +38,7 @@ async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
 }
 
 export function createStripeProvider(env: Env): PaymentProvider {
-  if (!env.STRIPE_SECRET_KEY) throw new ProviderUnavailableError("Stripe is not configured: set STRIPE_SECRET_KEY");
+  if (!env.STRIPE_SECRET_KEY) throw new ProviderNotConfiguredError("Stripe is not configured: set STRIPE_SECRET_KEY");
   const base = new URL(env.STRIPE_API_BASE_URL ?? "https://api.stripe.com");
   const stripe = new Stripe(env.STRIPE_SECRET_KEY, {
     host: base.hostname,
@@ -108,7 +109,7 @@ export function createStripeProvider(env: Env): PaymentProvider {
     async createCheckout(request) {
       const price = prices[`${request.plan}:${request.interval}`];
       if (!price)
-        throw new ProviderUnavailableError(`No Stripe price is configured for ${request.plan} ${request.interval}`);
+        throw new ProviderNotConfiguredError(`No Stripe price is configured for ${request.plan} ${request.interval}`);
       const metadata = {
         referenceId: request.reference.referenceId,
         customerType: request.reference.customerType,

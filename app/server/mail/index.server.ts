@@ -8,8 +8,10 @@
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
-import { loadEnv } from "~/server/env.server";
+import { defaultLocale } from "~/i18n/config";
+import { loadEnv, type Env } from "~/server/env.server";
 import { AppError } from "~/server/errors.server";
+import { i18nFor } from "~/server/i18n.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
@@ -54,6 +56,20 @@ function outboxTransport(): Transporter {
 }
 
 /**
+ * Who emails come from: MAIL_FROM, else the product's name (the catalogue's brand) at
+ * no-reply@ the public host, e.g. `"Acme Cloud" <no-reply@app.example.com>`, so a fresh
+ * install does not write as a generic "App". An address without a dotted name (localhost, an
+ * IP address) falls back to no-reply@localhost, which is still a valid address.
+ */
+export function mailSender(env: Pick<Env, "MAIL_FROM" | "BASE_URL">): string {
+  if (env.MAIL_FROM) return env.MAIL_FROM;
+  const brand = i18nFor(defaultLocale).t("common:brand").replace(/["\\]/g, "");
+  const host = new URL(env.BASE_URL).hostname;
+  const domain = /^[a-z0-9-]+(\.[a-z0-9-]+)*\.[a-z]{2,}$/i.test(host) ? host : "localhost";
+  return `"${brand}" <no-reply@${domain}>`;
+}
+
+/**
  * Renders and sends one email. When it cannot be handed over (the mail server is down,
  * refuses it or does not answer in time) this throws the catalogue's EMAIL_SEND_FAILED (503),
  * which the API and the pages show like any other error, in the user's language; callers
@@ -63,7 +79,7 @@ function outboxTransport(): Transporter {
 export async function sendMail({ to, template, locale, data }: MailInput): Promise<void> {
   const { subject, text, html } = renderEmail(template, locale, data);
   try {
-    await deliver(template, { from: loadEnv().MAIL_FROM, to, subject, text, html });
+    await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
     console.error(`Sending the ${template} email failed: ${reason}`);
