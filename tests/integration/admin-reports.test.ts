@@ -359,7 +359,7 @@ describe("subscriptions", () => {
     }
 
     const active = await admin.page("/admin/subscriptions?status=active");
-    const rows = [...active.matchAll(/<tr data-subscription="[^"]+" data-status="([^"]+)">([\s\S]*?)<\/tr>/g)];
+    const rows = [...active.matchAll(/<tr data-subscription="[^"]+" data-status="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)];
     expect(rows).toHaveLength(5);
     expect(rows.every(([, status]) => status === "active")).toBe(true);
     const payerRow = rows.find(([, , cells]) => cells!.includes(seed.payer.email))![2]!;
