@@ -80,7 +80,8 @@ export function writtenAuditEvents() {
       const action = /\baction(?::\s*([^,\n}]+))?\s*[,\n}]/.exec(event);
       if (!category || !action) throw new Error(`${name}: an audit() without a category or action`);
       for (const value of valuesOf(category, source, name)) categories.add(value);
-      for (const value of valuesOf(action[1] ?? "action", source, name)) if (!actions.has(value)) actions.set(value, name);
+      for (const value of valuesOf(action[1] ?? "action", source, name))
+        if (!actions.has(value)) actions.set(value, name);
     }
     for (const [helper, position] of Object.entries(HELPERS)) {
       for (const match of source.matchAll(new RegExp(`\\b${helper}\\(`, "g"))) {
