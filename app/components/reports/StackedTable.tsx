@@ -22,8 +22,11 @@ export function StackedTable({
   return (
     <div className={`rounded-xl border border-slate-200 dark:border-slate-800 ${frameClassName}`}>
       <table className={`block w-full text-left md:table ${className}`} {...table}>
-        <thead className="hidden bg-slate-50 text-xs text-slate-600 md:table-header-group dark:bg-slate-900/60 dark:text-slate-400">
-          <tr>{head}</tr>
+        {/* The shade is on the cells, so that the frame's round corners need not clip (a row's menu hangs out of it). */}
+        <thead className="hidden text-xs text-slate-600 md:table-header-group dark:text-slate-400">
+          <tr className="[&>th]:bg-slate-50 dark:[&>th]:bg-slate-900/60 [&>th:first-child]:rounded-tl-xl [&>th:last-child]:rounded-tr-xl">
+            {head}
+          </tr>
         </thead>
         <tbody className="block divide-y divide-slate-200 md:table-row-group dark:divide-slate-800">{children}</tbody>
       </table>

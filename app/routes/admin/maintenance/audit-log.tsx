@@ -57,7 +57,7 @@ export default function AuditLog({ loaderData }: Route.ComponentProps) {
         <a
           href={`${localize("/admin/maintenance/audit-log.csv")}${exportQuery ? `?${exportQuery}` : ""}`}
           download
-          className={buttonClass("secondary")}
+          className={buttonClass("secondary", "shrink-0 whitespace-nowrap")}
           data-testid="export-csv"
         >
           {t("auditLog.export")}
@@ -85,7 +85,7 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
   const location = useLocation();
   const size = new URLSearchParams(location.search).get("size");
   // Every control is one height and the row aligns their bottoms: one baseline, buttons included.
-  const field = (name: string, label: string, control: ReactNode, width: string) => (
+  const field = (name: string, label: string, control: ReactNode, width = "") => (
     <div className={`flex min-w-0 flex-col gap-1 ${width}`}>
       <label htmlFor={`filter-${name}`} className="truncate text-xs font-medium text-slate-600 dark:text-slate-400">
         {label}
@@ -100,7 +100,7 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
   return (
     <Form
       method="get"
-      className="grid grid-cols-2 items-end gap-3 rounded-xl border border-slate-200 p-4 sm:flex sm:flex-wrap dark:border-slate-800"
+      className="grid grid-cols-2 items-end gap-3 rounded-xl border border-slate-200 p-4 md:grid-cols-4 dark:border-slate-800"
       role="search"
       aria-label={t("auditLog.filters")}
     >
@@ -117,7 +117,6 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
             </option>
           ))}
         </select>,
-        "sm:w-48",
       )}
       {field(
         "status",
@@ -130,7 +129,6 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
             </option>
           ))}
         </select>,
-        "sm:w-32",
       )}
       {field(
         "user",
@@ -143,19 +141,7 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
           className={control}
           placeholder={t("auditLog.userPlaceholder")}
         />,
-        "col-span-2 sm:w-56",
-      )}
-      {field(
-        "from",
-        t("auditLog.from"),
-        <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} className={control} />,
-        "sm:w-40",
-      )}
-      {field(
-        "to",
-        t("auditLog.to"),
-        <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} className={control} />,
-        "sm:w-40",
+        "col-span-2 md:col-span-1",
       )}
       {field(
         "q",
@@ -168,22 +154,32 @@ function Filters({ filter, categories }: { filter: LoaderData["filter"]; categor
           className={control}
           placeholder={t("auditLog.textPlaceholder")}
         />,
-        "col-span-2 sm:w-56",
+        "col-span-2 md:col-span-1",
       )}
-      <div className="col-span-2 flex gap-2">
+      {field(
+        "from",
+        t("auditLog.from"),
+        <input id="filter-from" name="from" type="date" defaultValue={filter.from ?? ""} className={control} />,
+      )}
+      {field(
+        "to",
+        t("auditLog.to"),
+        <input id="filter-to" name="to" type="date" defaultValue={filter.to ?? ""} className={control} />,
+      )}
+      <div className="col-span-2 flex flex-wrap items-center gap-x-2 gap-y-1">
         <button type="submit" className={buttonClass("primary", "h-9 shrink-0 whitespace-nowrap")}>
           {t("auditLog.apply")}
         </button>
         <AppLink to={location.pathname} className={buttonClass("ghost", "h-9 shrink-0 whitespace-nowrap")}>
           {t("auditLog.clear")}
         </AppLink>
+        <p className="text-xs text-slate-600 dark:text-slate-400">{t("auditLog.utc")}</p>
       </div>
-      <p className="col-span-2 text-xs text-slate-600 sm:w-full dark:text-slate-400">{t("auditLog.utc")}</p>
     </Form>
   );
 }
 
-const COLUMNS = ["time", "user", "category", "action", "status", "target", "ipAddress", "device", "details"] as const;
+const COLUMNS = ["time", "user", "category", "action", "status", "ipAddress", "device", "details"] as const;
 
 type Row = LoaderData["log"]["rows"][number];
 
@@ -197,7 +193,6 @@ function AuditList({ rows }: { rows: Row[] }) {
   return (
     <StackedTable
       className="text-xs"
-      frameClassName="md:overflow-x-auto"
       data-testid="audit-list"
       empty={rows.length ? null : t("auditLog.empty")}
       head={COLUMNS.map((column) => (
@@ -239,7 +234,7 @@ function AuditRow({ row }: { row: Row }) {
       <td className={`${cell} order-5 text-right whitespace-nowrap md:text-left ${muted} md:text-inherit`}>
         <LocalTime iso={row.createdAt} locale={locale} />
       </td>
-      <td className={`${cell} order-3 col-span-2 [overflow-wrap:anywhere]`}>
+      <td className={`${cell} order-3 col-span-2 [overflow-wrap:anywhere] md:[overflow-wrap:normal] md:break-all`}>
         {row.impersonatedBy ? (
           // The admin's doing while impersonating: shown as theirs, acting as the user.
           <>
@@ -268,10 +263,9 @@ function AuditRow({ row }: { row: Row }) {
           {t(`auditLog.statuses.${row.status}`, { defaultValue: row.status })}
         </span>
       </td>
-      <td className={`${cell} order-6 col-span-2 font-mono break-all ${optional(target)} md:max-w-48 ${muted}`}>
-        {target ?? "—"}
-      </td>
-      <td className={`${cell} order-7 font-mono break-all ${optional(row.ipAddress)} ${muted}`}>
+      <td
+        className={`${cell} order-7 font-mono break-all md:break-normal md:whitespace-nowrap ${optional(row.ipAddress)} ${muted}`}
+      >
         {row.ipAddress ?? "—"}
       </td>
       <td className={`${cell} order-8 text-right md:text-left ${optional(device)} ${muted}`}>
@@ -280,15 +274,23 @@ function AuditRow({ row }: { row: Row }) {
         </span>
       </td>
       <td className={`${cell} order-9 col-span-2`}>
-        <details className="group" data-details>
+        {/* On a phone the card grows; in the table the details open over the rows below,
+            so that an open row does not squeeze every column. */}
+        <details className="md:relative" data-details>
           <summary className="cursor-pointer text-primary-700 whitespace-nowrap hover:underline dark:text-primary-300">
             {t("auditLog.more")}
           </summary>
-          <dl className="mt-2 flex flex-col gap-2 md:w-72 lg:w-96">
+          <dl className="mt-2 flex flex-col gap-2 md:absolute md:right-0 md:z-20 md:w-96 md:rounded-lg md:border md:border-slate-200 md:bg-white md:p-3 md:shadow-lg dark:md:border-slate-700 dark:md:bg-slate-900">
             <div>
               <dt className={muted}>{t("auditLog.columns.action")}</dt>
               <dd className="font-mono">{row.action}</dd>
             </div>
+            {target ? (
+              <div>
+                <dt className={muted}>{t("auditLog.columns.target")}</dt>
+                <dd className="font-mono break-all">{target}</dd>
+              </div>
+            ) : null}
             {row.userAgent ? (
               <div>
                 <dt className={muted}>{t("auditLog.columns.userAgent")}</dt>
