@@ -123,7 +123,7 @@ function SubscriptionRow({ row }: { row: Row }) {
           </span>
         ) : null}
       </td>
-      <td className={`${cell} order-3 col-span-2 [overflow-wrap:anywhere]`} data-owner={owner.kind}>
+      <td className={`${cell} order-3 col-span-2 max-md:[overflow-wrap:anywhere]`} data-owner={owner.kind}>
         {owner.kind === "user" ? (
           <>
             <span className="font-medium">{owner.name}</span>

@@ -269,8 +269,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             data-passkeys={user.passkeys}
             className={stackedRow}
           >
-            <td className={`${cell} order-1 font-medium [overflow-wrap:anywhere]`}>{user.name}</td>
-            <td className={`${cell} order-3 [overflow-wrap:anywhere]`}>{user.email}</td>
+            <td className={`${cell} order-1 font-medium max-md:[overflow-wrap:anywhere]`}>{user.name}</td>
+            <td className={`${cell} order-3 max-md:[overflow-wrap:anywhere]`}>{user.email}</td>
             <td className={`${cell} order-4`}>
               <StackedLabel>{t("users.columns.role")}</StackedLabel>
               {t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}
