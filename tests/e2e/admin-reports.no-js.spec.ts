@@ -5,7 +5,8 @@ import { formWith, prefixOf, texts, toast, uniqueEmail } from "./support/auth";
 
 // The admin console's reports without JavaScript: the range, tabs and pages are links, the
 // audit filter is a GET form, the CSV a plain download, the quick check and the data
-// operation plain posts, and the migrations page refreshes itself while the operation runs.
+// operation ask first (a link to the question) and then are plain posts, and the migrations
+// page refreshes itself while the operation runs.
 
 /** The `reports` namespace's strings (support/auth's texts() has the other areas'). */
 function reports(locale: string) {
@@ -77,9 +78,17 @@ for (const locale of ["en", "fr"] as const) {
     expect(csv.split("\r\n")[0]).toContain('"id","createdAt","category","action"');
     expect(csv).toContain(`"sign-in","success"`);
 
-    // ---- database: the quick check is a plain post ----
+    // ---- database: the quick check asks first, then is a plain post ----
     await page.goto(`${P}/admin/maintenance/database`);
-    await page.getByRole("button", { name: r("database.runCheck") }).click();
+    await page.getByRole("link", { name: r("database.runCheck") }).click();
+    await expect(page).toHaveURL(`${P}/admin/maintenance/database?confirm=check`);
+    await expect(page.getByText(r("database.confirmQuestion"))).toBeVisible();
+    await page.getByRole("link", { name: r("database.cancel") }).click();
+    await expect(page).toHaveURL(`${P}/admin/maintenance/database`);
+    await expect(page.getByRole("status")).toHaveCount(0);
+    await page.getByRole("link", { name: r("database.runCheck") }).click();
+    await page.getByRole("button", { name: r("database.confirmRun") }).click();
+    await expect(page).toHaveURL(`${P}/admin/maintenance/database`);
     await expect(page.getByRole("status")).toContainText(r("database.checkOk"));
 
     // ---- migrations: the data operation runs, and the page refreshes itself until it is done ----
@@ -87,7 +96,10 @@ for (const locale of ["en", "fr"] as const) {
     await expect(page.locator('[data-migration][data-state="applied"]').first()).toBeVisible();
     const name = r("operations.ensure-customers.title");
     const card = page.locator('[data-operation="ensure-customers"]');
-    await card.getByRole("button", { name: r("operations.run") }).click();
+    await card.getByRole("link", { name: r("operations.run") }).click();
+    await expect(page).toHaveURL(`${P}/admin/maintenance/migrations?confirm=ensure-customers`);
+    await expect(card.getByText(r("operations.confirmQuestion", { name }))).toBeVisible();
+    await card.getByRole("button", { name: r("operations.confirmRun") }).click();
     await expect(toast(page, r("operations.started", { name }))).toBeVisible();
     // No reload from the test: the <noscript> refresh brings the outcome.
     await expect(card.locator("[data-run-status]").first()).toHaveAttribute("data-run-status", "succeeded", {

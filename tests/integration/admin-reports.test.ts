@@ -104,10 +104,16 @@ interface Seed {
   canceledOwner: string;
 }
 let seed: Seed;
+/** The dashboard before the seed: nothing sold yet. */
+let unsold: { en: string; ja: string };
+
+const CHROME_ON_LINUX =
+  "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0.0.0 Safari/537.36";
 
 beforeAll(async () => {
   admin = await browser("admin");
   member = await browser("user");
+  unsold = { en: await admin.page("/admin/dashboard"), ja: await admin.page("/ja/admin/dashboard") };
   const db = app.prisma;
   // What exists before the seed (the demo admin, the two browsers), all made just now.
   const [baseUsers, baseVerified, baseSessions] = await Promise.all([
@@ -216,6 +222,16 @@ beforeAll(async () => {
         userAgent: '=HYPERLINK("http://evil.example","click")',
         details: JSON.stringify({ name: "@SUM(1+1)*cmd|' /C calc'!A0", note: 'a, "quoted"\nsecond line' }),
         createdAt: ago(4),
+      },
+      {
+        userId: c.id,
+        category: "security",
+        action: "two-factor-enabled",
+        status: "success",
+        ipAddress: "203.0.113.9",
+        userAgent: CHROME_ON_LINUX,
+        details: JSON.stringify({ method: "totp" }),
+        createdAt: ago(6),
       },
     ],
   });
@@ -342,6 +358,40 @@ describe("dashboard", () => {
   });
 });
 
+describe("dashboard charts", () => {
+  const figure = (html: string, chart: string) =>
+    html.match(new RegExp(`<figure[^>]*data-chart="${chart}"[\\s\\S]*?</figure>`))![0];
+
+  it("says there is nothing yet instead of drawing an empty chart, in the reader's language", () => {
+    for (const [html, nothing, sentence] of [
+      [unsold.en, "Nothing yet", "No subscriptions started in the last 30 days."],
+      [unsold.ja, "まだデータがありません", "直近 30 日間に開始したサブスクリプションはありません。"],
+    ] as const) {
+      const chart = figure(html, "subscriptions");
+      expect(chart).toContain("data-chart-empty");
+      expect(chart).toContain(nothing);
+      expect(chart).toContain(sentence);
+      expect(chart).not.toContain('role="img"');
+      expect(chart).not.toContain("data-legend");
+      // The chart with something in it (the sign-ups of the test's own users) is drawn.
+      expect(figure(html, "sign-ups")).toMatch(/<svg[^>]*role="img"/);
+    }
+  });
+
+  it("names every colour of the subscriptions chart in a legend", async () => {
+    for (const [prefix, labels] of [
+      ["", { active: "Active", trialing: "Trial", past_due: "Past due", incomplete: "Incomplete" }],
+      ["/ja", { active: "有効", trialing: "トライアル", past_due: "支払い遅延", incomplete: "未完了" }],
+    ] as const) {
+      const chart = figure(await admin.page(`${prefix}/admin/dashboard?range=30`), "subscriptions");
+      expect(chart).not.toContain("data-chart-empty");
+      const legend = chart.match(/<ul[^>]*data-legend[\s\S]*?<\/ul>/)![0];
+      const items = [...legend.matchAll(/data-legend-item="([^"]+)"[^>]*>[\s\S]*?<\/svg>([^<]+)<\/li>/g)];
+      expect(Object.fromEntries(items.map(([, key, label]) => [key, label]))).toEqual(labels);
+    }
+  });
+});
+
 describe("subscriptions", () => {
   const tabCount = (html: string, tab: string) => dataValue(html, `data-tab="${tab}"[^>]*>[\\s\\S]*?<span`, "count");
 
@@ -359,7 +409,7 @@ describe("subscriptions", () => {
     }
 
     const active = await admin.page("/admin/subscriptions?status=active");
-    const rows = [...active.matchAll(/<tr data-subscription="[^"]+" data-status="([^"]+)">([\s\S]*?)<\/tr>/g)];
+    const rows = [...active.matchAll(/<tr data-subscription="[^"]+" data-status="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)];
     expect(rows).toHaveLength(5);
     expect(rows.every(([, status]) => status === "active")).toBe(true);
     const payerRow = rows.find(([, , cells]) => cells!.includes(seed.payer.email))![2]!;
@@ -418,6 +468,62 @@ describe("audit log", () => {
     const paged = await admin.page(`/admin/maintenance/audit-log?category=auth&size=20`);
     expect(rowsOf(paged)).toHaveLength(5);
     expect(paged).toContain('data-testid="pager"');
+  });
+
+  it("names categories and actions in the reader's language, and folds each row's long details", async () => {
+    for (const [prefix, words] of [
+      [
+        "",
+        {
+          category: "Two-factor and passkeys",
+          action: "Two-factor authentication turned on",
+          device: "Chrome on Linux",
+          checkout: "Checkout",
+          payment: "Payments",
+        },
+      ],
+      [
+        "/ja",
+        {
+          category: "2 段階認証とパスキー",
+          action: "2 段階認証の有効化",
+          device: "Linux の Chrome",
+          checkout: "購入手続き",
+          payment: "支払い",
+        },
+      ],
+    ] as const) {
+      const html = await admin.page(`${prefix}/admin/maintenance/audit-log?category=security`);
+      const rows = [...html.matchAll(/<tr data-audit="[^"]+" data-action="([^"]+)"[\s\S]*?<\/tr>/g)];
+      expect(rows.map((row) => row[1])).toEqual(["two-factor-enabled"]);
+      const row = rows[0]![0];
+      // What the row shows at a glance: labels, not keys, and the device by name.
+      const [glance, folded] = row.split("<details");
+      expect(glance).toContain(`>${words.category}<`);
+      expect(glance).toContain(`>${words.action}<`);
+      expect(glance).toContain(`>${words.device}<`);
+      expect(glance).toContain(">203.0.113.9<");
+      expect(glance).not.toMatch(/>(security|two-factor-enabled)</);
+      // (The full user agent is the device name's tooltip, not text.)
+      const text = glance!.replace(/<[^>]+>/g, " ");
+      expect(text).not.toContain("Mozilla/5.0");
+      expect(text).not.toContain("totp");
+      // Folded: the full user agent and the raw details, closed until opened.
+      expect(folded).toMatch(/^[^>]*data-details[^>]*>/);
+      expect(folded).not.toMatch(/^[^>]*\bopen\b/);
+      expect(folded).toContain(`>${CHROME_ON_LINUX}<`);
+      expect(folded).toContain("{&quot;method&quot;:&quot;totp&quot;}");
+      // The category filter offers the label too.
+      expect(html).toMatch(new RegExp(`<option value="security"[^>]*>${words.category}</option>`));
+
+      const payer = await admin.page(`${prefix}/admin/maintenance/audit-log?category=payment`);
+      expect(payer).toContain(`>${words.checkout}<`);
+      expect(payer).toContain(`>${words.payment}<`);
+    }
+    // The export keeps the raw values.
+    const csv = parseCsv(await (await admin.get("/admin/maintenance/audit-log.csv?category=security")).text());
+    expect(csv[1]!.slice(2, 4)).toEqual(["security", "two-factor-enabled"]);
+    expect(csv[1]![10]).toBe(CHROME_ON_LINUX);
   });
 
   it("exports the current filter as CSV that a spreadsheet cannot be attacked with", async () => {
@@ -483,7 +589,28 @@ describe("database", () => {
     expect(dataValue(html, 'data-table="audit_log"[\\s\\S]*?<td', "rows")).toBe(await app.prisma.auditLog.count());
     expect(html).not.toContain("data-integrity");
 
-    const checked = await admin.post("/admin/maintenance/database", {});
+    // "Run" asks first: a link to the question, whose button posts the confirmation.
+    expect(html).toContain('data-confirm-open="check"');
+    expect(html).not.toContain('name="confirmed"');
+    for (const [prefix, run] of [
+      ["", "Run now"],
+      ["/ja", "今すぐ実行"],
+    ] as const) {
+      const asking = await admin.page(`${prefix}/admin/maintenance/database?confirm=check`);
+      expect(asking).toContain('data-confirm="check"');
+      expect(asking).toMatch(/<input type="hidden" name="confirmed" value="yes"\/?>/);
+      expect(asking).toContain(run);
+    }
+    // A post without the confirmation runs nothing.
+    const unconfirmed = await admin.post("/admin/maintenance/database", {});
+    expect(unconfirmed.status).toBe(400);
+    const refused = await unconfirmed.text();
+    expect(refused).toContain("The check did not run. Confirm it first.");
+    expect(refused).toContain('data-confirm="check"');
+    expect(refused).not.toContain("data-integrity");
+    expect(await app.prisma.auditLog.count({ where: { action: "integrity-check" } })).toBe(0);
+
+    const checked = await admin.post("/admin/maintenance/database", { confirmed: "yes" });
     expect(checked.status).toBe(200);
     expect(await checked.text()).toContain('data-integrity="ok"');
     expect(
@@ -504,7 +631,15 @@ describe("database", () => {
     expect(dataValue(html, 'data-table="user"[\\s\\S]*?<td[\\s\\S]*?<td', "bytes")).toBeGreaterThan(0);
     expect(html).toContain('data-table="audit_log"');
     expect(html).not.toContain("Run quick check");
-    expect((await admin.post("/admin/maintenance/database", {})).status).toBe(400);
+    for (const [prefix, reason] of [
+      ["", "this database is PostgreSQL, so nothing was run"],
+      ["/ja", "このデータベースは PostgreSQL のため、何も実行していません"],
+    ] as const) {
+      const refused = await admin.post(`${prefix}/admin/maintenance/database`, { confirmed: "yes" });
+      expect(refused.status).toBe(400);
+      expect(await refused.text()).toContain(reason);
+    }
+    expect(await app.prisma.auditLog.count({ where: { action: "integrity-check" } })).toBe(0);
   });
 });
 
@@ -518,7 +653,29 @@ describe("migrations", () => {
     expect(names.length).toBeGreaterThan(2);
     for (const name of names) expect(html).toContain(`data-migration="${name}" data-state="applied"`);
     expect(html).toContain('data-testid="no-pending-migrations"');
-    expect(html).toMatch(/[0-9a-f]{64}/); // the checksum
+  });
+
+  it("shows a migration as one compact row: its name, when it was applied, its state", async () => {
+    for (const [prefix, applied] of [
+      ["", "Applied"],
+      ["/ja", "適用済み"],
+    ] as const) {
+      const html = await admin.page(`${prefix}/admin/maintenance/migrations`);
+      const rows = [...html.matchAll(/<tr data-migration="([^"]+)"[^>]*>([\s\S]*?)<\/tr>/g)];
+      expect(rows.length).toBeGreaterThan(2);
+      for (const [, name, cells] of rows) {
+        const texts = [...cells!.matchAll(/<td[^>]*>([\s\S]*?)<\/td>/g)].map(([, text]) =>
+          text!.replace(/<[^>]+>/g, ""),
+        );
+        expect(texts).toHaveLength(3);
+        expect(texts[0]).toBe(name);
+        expect(texts[1]).toMatch(/\d/);
+        expect(texts[2]).toBe(applied);
+        // The checksum is the name's tooltip, not a column of its own.
+        expect(cells).toMatch(/data-checksum="[0-9a-f]{64}"/);
+        expect(texts.join(" ")).not.toMatch(/[0-9a-f]{64}/);
+      }
+    }
   });
 
   it("gives every user a Stripe customer through the provider, counting a failure, with visible progress", async () => {
@@ -532,7 +689,25 @@ describe("migrations", () => {
     stripe.reset();
     stripe.failNext("timeout", 1, "/v1/customers");
 
-    const started = await admin.post("/admin/maintenance/migrations", { operation: "ensure-customers" });
+    // "Run" asks first: without the confirmation nothing starts, and the page asks again.
+    for (const [prefix, question] of [
+      ["", "Run “Ensure every user has a customer at the payment provider” now?"],
+      ["/ja", "今すぐ実行しますか？"],
+    ] as const) {
+      const asking = await admin.page(`${prefix}/admin/maintenance/migrations?confirm=ensure-customers`);
+      expect(asking).toContain('data-confirm="ensure-customers"');
+      expect(asking).toContain(question);
+      expect(asking).toMatch(/<input type="hidden" name="confirmed" value="yes"\/?>/);
+    }
+    const unconfirmed = await admin.post("/admin/maintenance/migrations", { operation: "ensure-customers" });
+    expect(unconfirmed.status).toBe(400);
+    const refused = await unconfirmed.text();
+    expect(refused).toContain("not started. Confirm the run first.");
+    expect(refused).toContain('data-confirm="ensure-customers"');
+    expect(await app.prisma.dataOperationRun.count()).toBe(0);
+
+    const start = { operation: "ensure-customers", confirmed: "yes" };
+    const started = await admin.post("/admin/maintenance/migrations", start);
     expect([started.status, started.headers.get("location")]).toEqual([302, "/admin/maintenance/migrations"]);
     // While it runs (the unanswered call takes the provider's 5 s timeout), the page shows it and refreshes itself.
     const running = await admin.page("/admin/maintenance/migrations");
@@ -540,9 +715,16 @@ describe("migrations", () => {
     expect(running).toContain('data-run-status="running"');
     expect(running).toMatch(/<noscript><meta http-equiv="refresh" content="2"\/?><\/noscript>/);
     expect(running).toMatch(/<progress[^>]*max="\d+"/);
-    // A second start meanwhile is refused.
-    expect((await admin.post("/admin/maintenance/migrations", { operation: "ensure-customers" })).status).toBe(302);
-    expect(await admin.page("/admin/maintenance/migrations")).toContain("already running");
+    // A second start meanwhile is refused: an error with its reason, no toast saying it started.
+    const second = await admin.post("/admin/maintenance/migrations", start);
+    expect([second.status, second.headers.get("location")]).toEqual([409, null]);
+    const secondPage = await second.text();
+    expect(secondPage).toMatch(/role="alert"[^>]*>[^<]*already running, so nothing new was started/);
+    expect(secondPage).not.toContain(": started.");
+    expect(await admin.page("/admin/maintenance/migrations")).not.toContain(": started.");
+    const japanese = await admin.post("/ja/admin/maintenance/migrations", start);
+    expect(japanese.status).toBe(409);
+    expect(await japanese.text()).toContain("すでに実行中のため、新しい実行は開始していません。");
     expect(await app.prisma.dataOperationRun.count()).toBe(1);
 
     const deadline = Date.now() + 30_000;
@@ -581,7 +763,7 @@ describe("migrations", () => {
     });
 
     // Again: only the one that failed is left, and now it works.
-    await admin.post("/admin/maintenance/migrations", { operation: "ensure-customers" });
+    expect((await admin.post("/admin/maintenance/migrations", start)).status).toBe(302);
     while (
       (await app.prisma.dataOperationRun.findFirstOrThrow({ orderBy: { startedAt: "desc" } })).status === "running"
     ) {

@@ -99,11 +99,18 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
         </nav>
       </div>
 
-      <dl className="grid gap-4 sm:grid-cols-2 xl:grid-cols-5">
+      {/* Two figures a row on a phone. */}
+      <dl className="grid grid-cols-2 gap-3 sm:gap-4 lg:grid-cols-3 xl:grid-cols-5">
         {cards.map((card) => (
-          <div key={card.key} className="rounded-xl border border-slate-200 p-5 dark:border-slate-800">
-            <dt className="text-sm text-slate-600 dark:text-slate-400">{t(`dashboard.stats.${card.key}`)}</dt>
-            <dd className="mt-2 text-2xl font-semibold" data-stat={card.key} data-value={stats[card.key]}>
+          <div key={card.key} className="min-w-0 rounded-xl border border-slate-200 p-3 sm:p-5 dark:border-slate-800">
+            <dt className="text-xs text-slate-600 sm:text-sm dark:text-slate-400">
+              {t(`dashboard.stats.${card.key}`)}
+            </dt>
+            <dd
+              className="mt-2 text-xl font-semibold [overflow-wrap:anywhere] sm:text-2xl"
+              data-stat={card.key}
+              data-value={stats[card.key]}
+            >
               {card.value}
             </dd>
             {card.hint ? (
@@ -134,6 +141,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               : t("dashboard.signUpsNone", { days: range })
           }
           dayHeader={t("dashboard.day")}
+          empty={{ title: t("dashboard.nothingYet"), text: t("dashboard.signUpsNone", { days: range }) }}
           days={signUps.map((day) => day.day)}
           series={[{ key: "signUps", label: t("dashboard.signUps"), fill: "fill-primary-500" }]}
           values={signUps.map((day) => [day.count])}
@@ -154,6 +162,7 @@ export default function Dashboard({ loaderData }: Route.ComponentProps) {
               : t("dashboard.subscriptionsNone", { days: range })
           }
           dayHeader={t("dashboard.day")}
+          empty={{ title: t("dashboard.nothingYet"), text: t("dashboard.subscriptionsNone", { days: range }) }}
           days={subscriptions.days.map((day) => day.day)}
           series={subscriptions.statuses.map((status) => ({
             key: status,

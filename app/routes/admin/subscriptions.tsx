@@ -3,7 +3,7 @@ import type { Route } from "./+types/subscriptions";
 import { AppLink } from "~/components/AppLink";
 import { StatusBadge, useStatusLabel } from "~/components/reports/SubscriptionStatus";
 import { choiceClass, Pagination } from "~/components/ui/Pagination";
-import { Table } from "~/components/ui/Table";
+import { StackedLabel, StackedTable, stackedCell, stackedRow } from "~/components/reports/StackedTable";
 import { billingDate, numberFormat } from "~/lib/intl";
 import { PAGE_SIZES, queryLink, searchParamsOf, subscriptionsQuery } from "~/lib/reports";
 import { seo } from "~/lib/seo";
@@ -64,8 +64,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
           ))}
         </ul>
       </nav>
-      <Table
-        framed
+      <StackedTable
         data-testid="subscription-list"
         empty={report.rows.length ? null : t("subscriptions.empty")}
         head={(
@@ -79,7 +78,7 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
         {report.rows.map((row) => (
           <SubscriptionRow key={row.id} row={row} />
         ))}
-      </Table>
+      </StackedTable>
       <Pagination
         page={report.page}
         pages={report.pages}
@@ -94,6 +93,9 @@ export default function Subscriptions({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+const cell = `${stackedCell} md:px-4 md:py-3`;
+const mutedOnPhone = "max-md:text-slate-600 max-md:dark:text-slate-400";
 
 function SubscriptionRow({ row }: { row: Row }) {
   const { t } = useTranslation("reports");
@@ -110,8 +112,8 @@ function SubscriptionRow({ row }: { row: Row }) {
       ? t("subscriptions.endsOn", { date: date(row.cancelAt ?? row.periodEnd) })
       : t("subscriptions.renews");
   return (
-    <tr data-subscription={row.id} data-status={row.status}>
-      <td className="px-4 py-3 whitespace-nowrap">
+    <tr data-subscription={row.id} data-status={row.status} className={stackedRow}>
+      <td className={`${cell} order-1 md:whitespace-nowrap`}>
         <span className="font-medium" data-plan={row.plan}>
           {common(`plans.${row.plan}`, { defaultValue: row.plan })}
         </span>
@@ -121,7 +123,7 @@ function SubscriptionRow({ row }: { row: Row }) {
           </span>
         ) : null}
       </td>
-      <td className="px-4 py-3" data-owner={owner.kind}>
+      <td className={`${cell} order-3 col-span-2 max-md:[overflow-wrap:anywhere]`} data-owner={owner.kind}>
         {owner.kind === "user" ? (
           <>
             <span className="font-medium">{owner.name}</span>
@@ -140,7 +142,7 @@ function SubscriptionRow({ row }: { row: Row }) {
           </span>
         )}
       </td>
-      <td className="px-4 py-3">
+      <td className={`${cell} order-2 text-right md:text-left`}>
         <StatusBadge status={row.status} />
         {row.status === "trialing" && row.trialEnd ? (
           <span className="mt-1 block text-xs text-slate-600 dark:text-slate-400">
@@ -148,11 +150,22 @@ function SubscriptionRow({ row }: { row: Row }) {
           </span>
         ) : null}
       </td>
-      <td className="px-4 py-3">{t(`providers.${row.provider}`, { defaultValue: row.provider })}</td>
-      <td className="px-4 py-3 whitespace-nowrap">{date(row.periodStart)}</td>
-      <td className="px-4 py-3 whitespace-nowrap">{date(row.periodEnd)}</td>
-      <td className="px-4 py-3 tabular-nums">{row.seats ?? "—"}</td>
-      <td className="px-4 py-3" data-cancel-at-period-end={row.cancelAtPeriodEnd}>
+      <td className={`${cell} order-6 ${mutedOnPhone}`}>
+        {t(`providers.${row.provider}`, { defaultValue: row.provider })}
+      </td>
+      <td className={`${cell} order-4 whitespace-nowrap ${mutedOnPhone}`}>
+        <StackedLabel>{t("subscriptions.columns.periodStart")}</StackedLabel>
+        {date(row.periodStart)}
+      </td>
+      <td className={`${cell} order-5 text-right whitespace-nowrap md:text-left ${mutedOnPhone}`}>
+        <StackedLabel>{t("subscriptions.columns.periodEnd")}</StackedLabel>
+        {date(row.periodEnd)}
+      </td>
+      <td className={`${cell} order-7 text-right tabular-nums md:text-left ${mutedOnPhone}`}>
+        <StackedLabel>{t("subscriptions.columns.seats")}</StackedLabel>
+        {row.seats ?? "—"}
+      </td>
+      <td className={`${cell} order-8 col-span-2`} data-cancel-at-period-end={row.cancelAtPeriodEnd}>
         {cancellation}
       </td>
     </tr>

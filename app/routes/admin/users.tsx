@@ -1,11 +1,11 @@
-import type { MouseEvent } from "react";
+import type { FormEvent, MouseEvent } from "react";
 import { Form, Outlet, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
+import { StackedLabel, StackedTable, stackedCell, stackedRow } from "~/components/reports/StackedTable";
 import { buttonClass } from "~/components/ui/Button";
 import { Pagination } from "~/components/ui/Pagination";
-import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { PAGE_SIZES, setRoleSchema, userRowSchema, viewOf, type UsersView } from "~/lib/admin-forms";
 import { billingDate, numberFormat } from "~/lib/intl";
@@ -135,7 +135,13 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     if (!link || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
     event.preventDefault();
+    link.closest("details[data-menu]")?.removeAttribute("open");
     navigate(link.getAttribute("href")!, { preventScrollReset: true });
+  };
+  // A row's menu closes once one of its items is chosen: the page stays (it is revalidated
+  // in place), and the menu would otherwise stay open over the result.
+  const closeMenu = (event: FormEvent) => {
+    (event.target as Element).closest("details[data-menu]")?.removeAttribute("open");
   };
   const field =
     "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
@@ -203,18 +209,38 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             ))}
           </select>
         </label>
-        <input type="hidden" name="sort" value={view.sort} />
-        <input type="hidden" name="dir" value={view.dir} />
+        {/* The column headers sort on a wide screen; a phone has no header row, so these do
+            (hidden from md up, but sent with the form either way). */}
+        <label className="flex flex-col gap-1 text-xs font-medium md:hidden">
+          {t("users.filters.sort")}
+          <select name="sort" defaultValue={view.sort} className={field}>
+            {(["name", "email", "role", "createdAt"] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(`users.columns.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="flex flex-col gap-1 text-xs font-medium md:hidden">
+          {t("users.filters.dir")}
+          <select name="dir" defaultValue={view.dir} className={field}>
+            {(["asc", "desc"] as const).map((value) => (
+              <option key={value} value={value}>
+                {t(`users.filters.dirs.${value}`)}
+              </option>
+            ))}
+          </select>
+        </label>
         <button type="submit" className={buttonClass("secondary")}>
           {t("users.filters.apply")}
         </button>
       </Form>
 
-      {/* Scrolls sideways on a phone; on a wide screen the table fits, and a row's menu may hang below it. */}
-      <Table
-        framed
-        frameClassName="lg:overflow-visible"
+      {/* Cards on a phone, a table from md up; a row's menu may hang below the list. */}
+      <StackedTable
         onClick={openDialog}
+        onSubmit={closeMenu}
+        data-testid="user-list"
         empty={users.length ? null : t("users.empty")}
         head={
           <>
@@ -241,13 +267,17 @@ export default function Users({ loaderData }: Route.ComponentProps) {
             data-banned={user.banned || undefined}
             data-two-factor={user.twoFactorEnabled || undefined}
             data-passkeys={user.passkeys}
+            className={stackedRow}
           >
-            <td className="px-4 py-3 font-medium">{user.name}</td>
-            <td className="px-4 py-3">{user.email}</td>
-            <td className="px-4 py-3">{t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}</td>
-            <td className="px-4 py-3">
+            <td className={`${cell} order-1 font-medium max-md:[overflow-wrap:anywhere]`}>{user.name}</td>
+            <td className={`${cell} order-3 max-md:[overflow-wrap:anywhere]`}>{user.email}</td>
+            <td className={`${cell} order-4`}>
+              <StackedLabel>{t("users.columns.role")}</StackedLabel>
+              {t(`users.roles.${user.role === "admin" ? "admin" : "user"}`)}
+            </td>
+            <td className={`${cell} order-5 text-right md:text-left`}>
               {user.banned ? (
-                <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium text-red-800 dark:bg-red-950 dark:text-red-200">
+                <span className="rounded-full bg-red-100 px-2 py-0.5 text-xs font-medium whitespace-nowrap text-red-800 dark:bg-red-950 dark:text-red-200">
                   {user.banExpires
                     ? t("users.bannedUntil", { date: billingDate(locale, new Date(user.banExpires)) })
                     : t("users.status.banned")}
@@ -256,16 +286,21 @@ export default function Users({ loaderData }: Route.ComponentProps) {
                 t("users.status.active")
               )}
             </td>
-            <td className="px-4 py-3">
+            <td className={`${cell} order-6`}>
               <SecondFactors twoFactor={user.twoFactorEnabled} passkeys={user.passkeys} />
             </td>
-            <td className="px-4 py-3 whitespace-nowrap">{billingDate(locale, new Date(user.createdAt))}</td>
-            <td className="px-4 py-3 text-right">
+            <td
+              className={`${cell} order-7 text-right whitespace-nowrap text-slate-600 md:text-left md:text-inherit dark:text-slate-400 md:dark:text-inherit`}
+            >
+              <StackedLabel>{t("users.columns.createdAt")}</StackedLabel>
+              {billingDate(locale, new Date(user.createdAt))}
+            </td>
+            <td className={`${cell} order-2 row-span-2 text-right md:py-2`}>
               <RowActions user={user} self={user.id === me} search={search} />
             </td>
           </tr>
         ))}
-      </Table>
+      </StackedTable>
 
       <div className="flex flex-wrap items-center justify-between gap-4 text-sm">
         <span>{t("users.page", { page: view.page, pages })}</span>
@@ -275,6 +310,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     </div>
   );
 }
+
+const cell = `${stackedCell} md:px-4 md:py-3`;
 
 /** Two-factor and passkeys at a glance: short marks, with the full words for screen readers. */
 function SecondFactors({ twoFactor, passkeys }: { twoFactor: boolean; passkeys: number }) {

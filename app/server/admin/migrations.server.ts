@@ -13,6 +13,7 @@ import { audit } from "~/server/audit.server";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import { ensureUserCustomers } from "~/server/billing/billing.server";
 import { databaseProvider, isUniqueViolation, prisma } from "~/server/db.server";
+import { loadEnv } from "~/server/env.server";
 import { MIGRATIONS_DIR, readMigrations } from "~/server/db/migrate.server";
 import { isAppError } from "~/server/errors.server";
 import { dataOperations, type DataOperation } from "~/lib/reports";
@@ -130,16 +131,31 @@ export async function dataOperationRuns(now = new Date()) {
   }));
 }
 
+/** Why a run of an operation could not start. */
+export type NotStarted = "running" | "PAYMENTS_DISABLED";
+
 /**
- * Starts `operation` in the background; `{ started: false }` when a run of it is going on
- * already (here or on another instance). The start and the end are both audited.
+ * Why an operation cannot run on this deployment at all, checked before a run is started:
+ * a run that could only fail at once would be reported as started, then as stopped.
+ */
+const unavailable: Record<DataOperation, () => NotStarted | null> = {
+  // A deployment that sells nothing has no payment provider to create customers at.
+  "ensure-customers": () => (String(loadEnv().PAYMENT_PROVIDER) === "none" ? "PAYMENTS_DISABLED" : null),
+};
+
+/**
+ * Starts `operation` in the background; `{ started: false }` with the reason when it cannot
+ * run here, or a run of it is going on already (here or on another instance). The start and
+ * the end are both audited.
  */
 export async function startDataOperation(
   admin: AuthSession,
   operation: DataOperation,
   meta: RequestMeta,
-): Promise<{ started: true; id: string } | { started: false }> {
+): Promise<{ started: true; id: string } | { started: false; reason: NotStarted }> {
   requireAdmin(admin, "YOU_ARE_NOT_ALLOWED_TO_RUN_MAINTENANCE");
+  const reason = unavailable[operation]();
+  if (reason) return { started: false, reason };
   const userId = admin.user.id;
   // Free the operation from a run whose instance is gone.
   await prisma.dataOperationRun.updateMany({
@@ -153,7 +169,7 @@ export async function startDataOperation(
       select: { id: true },
     }));
   } catch (error) {
-    if (isUniqueViolation(error)) return { started: false };
+    if (isUniqueViolation(error)) return { started: false, reason: "running" };
     throw error;
   }
   await audit({

@@ -1,9 +1,9 @@
-import { data, Form, useNavigation } from "react-router";
+import { data } from "react-router";
 import { z } from "zod";
 import type { Route } from "./+types/database";
+import { CONFIRMED_FIELD, ConfirmRun, RunRefusal } from "~/components/reports/ConfirmRun";
 import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
-import { SubmitButton } from "~/components/ui/Button";
 import { Table } from "~/components/ui/Table";
 import { numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
@@ -29,21 +29,26 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-/** The page's one button sends nothing: any post is the check. */
-const checkSchema = z.object({});
+/** The check's question adds the confirmation (ConfirmRun); nothing else is sent. */
+const checkSchema = z.object({ [CONFIRMED_FIELD]: z.literal("yes").optional() });
 
-/** The page's one button: SQLite's quick integrity check; the result shows on the page it returns. */
+/**
+ * The page's one button: SQLite's quick integrity check, once confirmed; the result shows on
+ * the page it returns. A check that was not confirmed, or asked of a database that has none
+ * (PostgreSQL), is refused with a 400 and the reason on the page: nothing ran.
+ */
 export const action = pageAction({
   auth: "required",
   prepare: async ({ args }) => {
     requireAdminUser(args.context);
-    if (databaseProvider() !== "sqlite") throw data("Bad request", { status: 400 });
   },
   intents: (intent) => ({
     check: intent({
       schema: checkSchema,
       rateLimit: "/admin/maintenance/database",
-      async run({ auth, meta }) {
+      async run({ auth, meta, value }) {
+        if (databaseProvider() !== "sqlite") return data({ refusal: "unsupported" as const }, { status: 400 });
+        if (value.confirmed !== "yes") return data({ refusal: "unconfirmed" as const }, { status: 400 });
         return { check: await quickCheck(auth, meta) };
       },
     }),
@@ -65,8 +70,10 @@ function useBytes() {
 
 export default function Database({ loaderData, actionData }: Route.ComponentProps) {
   const { stats } = loaderData;
+  const { t } = useTranslation("reports");
+  const refusal = actionData && "refusal" in actionData ? actionData.refusal : null;
   return (
-    <div className="flex max-w-5xl flex-col gap-6">
+    <div className="flex flex-col gap-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
@@ -74,10 +81,16 @@ export default function Database({ loaderData, actionData }: Route.ComponentProp
       {stats.provider === "sqlite" ? (
         <>
           <SqliteFigures stats={stats} />
-          <IntegrityCheck check={actionData && "check" in actionData ? actionData.check : null} />
+          <IntegrityCheck
+            check={actionData && "check" in actionData ? actionData.check : null}
+            unconfirmed={refusal === "unconfirmed"}
+          />
         </>
       ) : (
-        <PostgresFigures stats={stats} />
+        <>
+          {refusal === "unsupported" ? <RunRefusal>{t("database.refusals.unsupported")}</RunRefusal> : null}
+          <PostgresFigures stats={stats} />
+        </>
       )}
       <Tables stats={stats} />
     </div>
@@ -162,21 +175,34 @@ function PostgresFigures({ stats }: { stats: Extract<DatabaseStats, { provider: 
   );
 }
 
-function IntegrityCheck({ check }: { check: { ok: boolean; messages: string[]; checkedAt: string } | null }) {
+function IntegrityCheck({
+  check,
+  unconfirmed,
+}: {
+  check: { ok: boolean; messages: string[]; checkedAt: string } | null;
+  unconfirmed: boolean;
+}) {
   const { t } = useTranslation("reports");
   const locale = useLocale();
-  const navigation = useNavigation();
   return (
     <Section id="integrity" title={t("database.integrityTitle")} description={t("database.integrityDescription")}>
-      <Form method="post" className="flex flex-wrap items-center gap-4">
-        <SubmitButton
-          variant="secondary"
-          pending={navigation.state === "submitting"}
-          pendingLabel={t("database.checking")}
-        >
-          {t("database.runCheck")}
-        </SubmitButton>
-      </Form>
+      <div className="flex flex-col gap-3">
+        {unconfirmed ? <RunRefusal>{t("database.refusals.unconfirmed")}</RunRefusal> : null}
+        <div className="flex">
+          <ConfirmRun
+            name="check"
+            variant="secondary"
+            label={t("database.runCheck")}
+            asking={unconfirmed}
+            question={t("database.confirmQuestion")}
+            detail={t("database.confirmDetail")}
+            confirmLabel={t("database.confirmRun")}
+            cancelLabel={t("database.cancel")}
+            pendingLabel={t("database.checking")}
+            fields={{ intent: "check" }}
+          />
+        </div>
+      </div>
       {check ? (
         <div
           role="status"

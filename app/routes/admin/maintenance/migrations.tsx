@@ -1,17 +1,23 @@
 import { useEffect } from "react";
-import { Form, useNavigation, useRevalidator } from "react-router";
+import { data, useRevalidator } from "react-router";
+import { z } from "zod";
 import type { Route } from "./+types/migrations";
+import { CONFIRMED_FIELD, ConfirmRun, RunRefusal } from "~/components/reports/ConfirmRun";
+import { StackedTable, stackedCell, stackedRow } from "~/components/reports/StackedTable";
 import { Section } from "~/components/ui/Section";
-import { SubmitButton } from "~/components/ui/Button";
 import { LocalTime } from "~/components/ui/LocalTime";
-import { Table } from "~/components/ui/Table";
 import { localizePath } from "~/i18n/config";
 import { numberFormat } from "~/lib/intl";
 import { dataOperationForm } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
-import { dataOperationRuns, schemaMigrations, startDataOperation } from "~/server/admin/migrations.server";
+import {
+  dataOperationRuns,
+  schemaMigrations,
+  startDataOperation,
+  type NotStarted,
+} from "~/server/admin/migrations.server";
 import { requireAdminAction, requireAdminUser } from "~/server/admin/pages.server";
 import { getInstance } from "~/server/i18n.server";
 import { pageAction } from "~/server/page-action.server";
@@ -36,24 +42,32 @@ export async function loader({ context }: Route.LoaderArgs) {
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-/** Starts a data operation, then back here (where its progress shows) with a toast. */
+/** A start carries the confirmation its question adds (ConfirmRun). */
+const startSchema = dataOperationForm.extend({ [CONFIRMED_FIELD]: z.literal("yes").optional() });
+
+/**
+ * Starts a data operation once confirmed, then back here (where its progress shows) with a
+ * toast. A start that was not confirmed, or that could not start (one is running already, or
+ * the operation cannot run on this deployment), starts nothing: the page answers with the
+ * reason next to the operation, with a 400 or 409, never with a toast saying it started.
+ */
 export const action = pageAction({
   auth: "required",
   prepare: requireAdminAction,
   intents: (intent) => ({
     start: intent({
-      schema: dataOperationForm,
+      schema: startSchema,
       rateLimit: "/admin/maintenance/migrations",
-      async run({ args, auth, meta, locale, value: { operation } }) {
+      async run({ args, auth, meta, locale, value: { operation, confirmed } }) {
+        if (confirmed !== "yes")
+          return data({ refusal: { operation, reason: "unconfirmed" as const } }, { status: 400 });
         const started = await startDataOperation(auth, operation, meta);
+        if (!started.started) return data({ refusal: { operation, reason: started.reason } }, { status: 409 });
         const t = getInstance(args.context).getFixedT(locale, "reports");
-        const name = t(`operations.${operation}.title`);
-        return redirectWithToast(
-          localizePath("/admin/maintenance/migrations", locale),
-          started.started
-            ? { type: "success", title: t("operations.started", { name }) }
-            : { type: "error", title: t("operations.alreadyRunning", { name }) },
-        );
+        return redirectWithToast(localizePath("/admin/maintenance/migrations", locale), {
+          type: "success",
+          title: t("operations.started", { name: t(`operations.${operation}.title`) }),
+        });
       },
     }),
   }),
@@ -61,8 +75,9 @@ export const action = pageAction({
 
 type LoaderData = Route.ComponentProps["loaderData"];
 
-export default function Migrations({ loaderData }: Route.ComponentProps) {
+export default function Migrations({ loaderData, actionData }: Route.ComponentProps) {
   const { operations, schema } = loaderData;
+  const refusal = actionData && "refusal" in actionData ? actionData.refusal : null;
   const running = operations.some((operation) => operation.runs[0]?.status === "running");
   const revalidator = useRevalidator();
   useEffect(() => {
@@ -74,7 +89,7 @@ export default function Migrations({ loaderData }: Route.ComponentProps) {
   }, [running, revalidator]);
 
   return (
-    <div className="flex max-w-5xl flex-col gap-6">
+    <div className="flex flex-col gap-6">
       {running ? (
         <noscript>
           <meta httpEquiv="refresh" content={String(POLL_SECONDS)} />
@@ -85,7 +100,11 @@ export default function Migrations({ loaderData }: Route.ComponentProps) {
         <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
       </div>
       {operations.map((operation) => (
-        <OperationCard key={operation.operation} operation={operation} />
+        <OperationCard
+          key={operation.operation}
+          operation={operation}
+          refusal={refusal?.operation === operation.operation ? refusal.reason : null}
+        />
       ))}
       <SchemaMigrations schema={schema} />
     </div>
@@ -94,26 +113,34 @@ export default function Migrations({ loaderData }: Route.ComponentProps) {
 
 type Operation = LoaderData["operations"][number];
 type Run = Operation["runs"][number];
+type Refusal = "unconfirmed" | NotStarted;
 
-function OperationCard({ operation }: { operation: Operation }) {
+function OperationCard({ operation, refusal }: { operation: Operation; refusal: Refusal | null }) {
   const { t } = useTranslation("reports");
-  const navigation = useNavigation();
   const [latest, ...earlier] = operation.runs;
   const running = latest?.status === "running";
-  const pending = navigation.state === "submitting" && navigation.formData?.get("operation") === operation.operation;
+  const name = t(`operations.${operation.operation}.title`);
   return (
     <Section
       id={`operation-${operation.operation}`}
-      title={t(`operations.${operation.operation}.title`)}
+      title={name}
       description={t(`operations.${operation.operation}.description`)}
     >
       <div className="flex flex-col gap-5" data-operation={operation.operation}>
-        <Form method="post">
-          <input type="hidden" name="operation" value={operation.operation} />
-          <SubmitButton pending={pending} disabled={running}>
-            {running ? t("operations.running") : t("operations.run")}
-          </SubmitButton>
-        </Form>
+        {refusal ? <RunRefusal>{t(`operations.refusals.${refusal}`, { name })}</RunRefusal> : null}
+        <div className="flex">
+          <ConfirmRun
+            name={operation.operation}
+            label={running ? t("operations.running") : t("operations.run")}
+            disabled={running}
+            asking={refusal === "unconfirmed"}
+            question={t("operations.confirmQuestion", { name })}
+            detail={t(`operations.${operation.operation}.confirm`)}
+            confirmLabel={t("operations.confirmRun")}
+            cancelLabel={t("operations.cancel")}
+            fields={{ intent: "start", operation: operation.operation }}
+          />
+        </div>
         {latest ? (
           <RunSummary run={latest} />
         ) : (
@@ -236,21 +263,20 @@ function SchemaMigrations({ schema }: { schema: LoaderData["schema"] }) {
           {t("migrations.upToDate")}
         </p>
       )}
-      <Table
+      {/* One line a migration on a wide screen: its name, when it was applied, its state. The
+          checksum is the name's tooltip (a 64-digit hash made every row two lines tall). */}
+      <StackedTable
         data-testid="applied-migrations"
         head={
           <>
-            <th scope="col" className="py-2 pr-4 font-medium">
+            <th scope="col" className="px-4 py-2 font-medium">
               {t("migrations.name")}
             </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
-              {t("migrations.state")}
-            </th>
-            <th scope="col" className="py-2 pr-4 font-medium">
+            <th scope="col" className="px-4 py-2 font-medium">
               {t("migrations.appliedAt")}
             </th>
-            <th scope="col" className="py-2 font-medium">
-              {t("migrations.checksum")}
+            <th scope="col" className="px-4 py-2 font-medium">
+              {t("migrations.state")}
             </th>
           </>
         }
@@ -260,16 +286,34 @@ function SchemaMigrations({ schema }: { schema: LoaderData["schema"] }) {
             key={`${migration.name}-${migration.appliedAt}`}
             data-migration={migration.name}
             data-state={migration.state}
+            className={stackedRow}
           >
-            <td className="py-2 pr-4 font-mono text-xs">{migration.name}</td>
-            <td className="py-2 pr-4">{t(`migrations.states.${migration.state}`)}</td>
-            <td className="py-2 pr-4 whitespace-nowrap">
+            <td
+              className={`${stackedCell} col-span-2 font-mono text-xs break-all md:px-4 md:py-1.5 md:break-normal md:whitespace-nowrap`}
+              title={`${t("migrations.checksum")}: ${migration.checksum}`}
+              data-checksum={migration.checksum}
+            >
+              {migration.name}
+            </td>
+            <td
+              className={`${stackedCell} text-xs whitespace-nowrap text-slate-600 md:px-4 md:py-1.5 dark:text-slate-400`}
+            >
               {migration.appliedAt ? <LocalTime iso={migration.appliedAt} locale={locale} /> : "—"}
             </td>
-            <td className="py-2 font-mono text-xs break-all">{migration.checksum}</td>
+            <td className={`${stackedCell} text-right text-xs whitespace-nowrap md:px-4 md:py-1.5 md:text-left`}>
+              <span
+                className={
+                  migration.state === "applied"
+                    ? "text-primary-700 dark:text-primary-300"
+                    : "font-medium text-red-700 dark:text-red-400"
+                }
+              >
+                {t(`migrations.states.${migration.state}`)}
+              </span>
+            </td>
           </tr>
         ))}
-      </Table>
+      </StackedTable>
     </Section>
   );
 }
