@@ -1,4 +1,5 @@
 import type { FormEvent, MouseEvent } from "react";
+import { navigation } from "~/config/navigation";
 import { Form, Outlet, useLocation, useNavigate } from "react-router";
 import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
@@ -71,7 +72,8 @@ export const action = pageAction({
       async run({ args, auth, meta, locale, value }) {
         const { user, setCookies } = await impersonateUser(auth, value.userId, args.request, meta);
         return redirectWithToast(
-          localizePath("/", locale),
+          // The admin now acts as the user: where the user's own sign-in would land.
+          localizePath(navigation.signedInRedirect, locale),
           { type: "success", title: adminT(args.context)("users.impersonating", { name: user.name }) },
           { headers: cookieHeaders(setCookies) },
         );

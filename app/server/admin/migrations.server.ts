@@ -140,7 +140,7 @@ export type NotStarted = "running" | "PAYMENTS_DISABLED";
  */
 const unavailable: Record<DataOperation, () => NotStarted | null> = {
   // A deployment that sells nothing has no payment provider to create customers at.
-  "ensure-customers": () => (String(loadEnv().PAYMENT_PROVIDER) === "none" ? "PAYMENTS_DISABLED" : null),
+  "ensure-customers": () => (loadEnv().PAYMENT_PROVIDER === "none" ? "PAYMENTS_DISABLED" : null),
 };
 
 /**
