@@ -5,6 +5,7 @@ import { settingsJourney } from "./support/settings";
 // its section (or, refused, by that section again with the error next to its field).
 for (const locale of ["en", "fr"] as const) {
   test(`walks the settings sections by their addresses without JavaScript (${locale})`, async ({ page, browser }) => {
+    test.setTimeout(120_000);
     await settingsJourney(page, browser, locale, false);
   });
 }
