@@ -87,10 +87,14 @@ describe("account settings: one page per section", () => {
         // The tabs: every section, this one (and only this one) current.
         const label = prefix ? "アカウント設定" : "Account settings";
         const tabs = new RegExp(`<nav aria-label="${label}"[\\s\\S]*?</nav>`).exec(html)?.[0] ?? "";
-        expect([...tabs.matchAll(/href="([^"]+)"/g)].map((m) => m[1]), path).toEqual(
-          SECTIONS.map((other) => `${prefix}${other.path}`),
-        );
-        expect([...tabs.matchAll(/<a aria-current="page"[^>]*href="([^"]+)"/g)].map((m) => m[1]), path).toEqual([path]);
+        expect(
+          [...tabs.matchAll(/href="([^"]+)"/g)].map((m) => m[1]),
+          path,
+        ).toEqual(SECTIONS.map((other) => `${prefix}${other.path}`));
+        expect(
+          [...tabs.matchAll(/<a aria-current="page"[^>]*href="([^"]+)"/g)].map((m) => m[1]),
+          path,
+        ).toEqual([path]);
         expect(new Set(intentsIn(html)), path).toEqual(new Set(section.intents));
         for (const intent of ALL_INTENTS.filter((intent) => !section.intents.includes(intent))) {
           expect(html, `${path} has no ${intent}`).not.toContain(`value="${intent}"`);
@@ -207,9 +211,7 @@ describe("account settings: each section's action at its own address", () => {
     expect((await me.post("/profile/email", { intent: "revoke-other-sessions" })).status).toBe(400);
     // The data section has one form: whatever is posted there is the deletion, and without
     // the password it deletes nothing.
-    expect((await me.post("/profile/data", { intent: "revoke-session", token: other.session.token })).status).toBe(
-      400,
-    );
+    expect((await me.post("/profile/data", { intent: "revoke-session", token: other.session.token })).status).toBe(400);
     expect((await app.prisma.user.findUniqueOrThrow({ where: { id: me.user.id } })).name).toBe("Settings Tester");
     expect((await listSessions(me.user.id)).map((s) => s.id)).toContain(other.session.id);
   });
