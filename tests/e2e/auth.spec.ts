@@ -24,7 +24,8 @@ async function hydrated(page: Page) {
 
 for (const locale of ["en", "fr"] as const) {
   test(`account lifecycle with JavaScript (${locale})`, async ({ page, browser }) => {
-    test.slow();
+    // Sign-up to deletion, through every settings section on its own page.
+    test.setTimeout(180_000);
     const t = texts(locale);
     const P = prefixOf(locale);
     const email = uniqueEmail(locale);
