@@ -320,7 +320,7 @@ test.describe("axe, light and dark", () => {
   });
 
   test("a signed-in person's pages: profile, billing, organizations and their dialogs", async ({ page, browser }) => {
-    test.setTimeout(240_000);
+    test.setTimeout(420_000);
     const t = texts("en");
     await signedInAccount(page, "en");
     const { user } = await api<{ user: { id: string } }>(page, "/get-session");
