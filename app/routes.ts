@@ -27,11 +27,18 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
   layout("routes/layouts/menu.tsx", [
     // The signed-in home: where sign-in, verification and the second step land.
     route("dashboard", "routes/dashboard.tsx"),
-    route("profile", "routes/profile.tsx"),
+    // Account settings: one page per section under a tab bar, each with its own address and forms.
+    route("profile", "routes/profile/layout.tsx", [
+      index("routes/profile/index.tsx"),
+      route("email", "routes/profile/email.tsx"),
+      route("security", "routes/profile/security.tsx"),
+      route("sessions", "routes/profile/sessions.tsx"),
+      route("data", "routes/profile/data.tsx"),
+    ]),
     route("profile/two-factor", "routes/profile/two-factor.tsx"),
-    // "Download my data": a resource route, a plain link on the profile page.
+    // "Download my data": a resource route, a plain link in the settings' data section.
     route("profile/data.json", "routes/profile/data-json.ts"),
-    // The passkey section's rename and delete forms post here (no page of its own).
+    // The passkey section's rename and delete forms (in settings' security) post here (no page of its own).
     route("profile/passkeys", "routes/profile/passkeys.tsx"),
     route("billing", "routes/billing/billing.tsx"),
     // Where the provider's checkout returns; it waits for the webhook.

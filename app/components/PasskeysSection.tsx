@@ -20,7 +20,7 @@ export interface PasskeyItem {
 }
 
 /**
- * The profile's passkeys: name, date added and kind of each, with rename and delete as plain
+ * The security settings' passkeys: name, date added and kind of each, with rename and delete as plain
  * forms posted to /profile/passkeys (they work without JavaScript). Adding one needs the
  * browser's WebAuthn, so that form only appears once the page is hydrated in a browser that
  * has it.
@@ -30,7 +30,7 @@ export function PasskeysSection({ passkeys }: { passkeys: PasskeyItem[] }) {
   const locale = useLocale();
   const action = useLocalize()("/profile/passkeys");
   return (
-    // The id is where the forms' redirects (/profile#passkeys) land.
+    // The id is where the forms' redirects (/profile/security#passkeys) land.
     <div id="passkeys" className="scroll-mt-6">
       <Section id="passkeys" title={t("passkeys.title")} description={t("passkeys.description")}>
         {passkeys.length ? (

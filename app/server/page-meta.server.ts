@@ -6,3 +6,15 @@ export function pageMeta(context: Readonly<RouterContextProvider>, key: string) 
   const { t } = getInstance(context);
   return { title: t(`meta.${key}.title`), description: t(`meta.${key}.description`) };
 }
+
+/**
+ * An account settings section's title ("Security · Settings") and description, each in the
+ * page's language: the section's tab name, then the area's.
+ */
+export function settingsMeta(context: Readonly<RouterContextProvider>, section: string) {
+  const { t } = getInstance(context);
+  return {
+    title: t("meta.settings.sectionTitle", { section: t(`settings.${section}`) }),
+    description: t(`meta.settings.${section}`),
+  };
+}

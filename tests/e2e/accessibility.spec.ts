@@ -96,11 +96,19 @@ const PAGES: Record<string, Visit[]> = {
     // The emailed link's token: the new password form.
     { area: "guest", url: "/reset-password?token={resetToken}", lands: "/reset-password", shows: heading },
   ],
+  // Account settings: the layout's tabs over its index (the profile) and one page per section.
   profile: [
     { area: "user", url: "/profile", shows: heading },
     { area: "user", url: "/zh-CN/profile", shows: heading },
-    { area: "two-factor-on", url: "/profile", shows: heading },
   ],
+  "profile/email": [{ area: "user", url: "/profile/email", shows: heading }],
+  "profile/security": [
+    { area: "user", url: "/profile/security", shows: heading },
+    { area: "user", url: "/ja/profile/security", shows: heading },
+    { area: "two-factor-on", url: "/profile/security", shows: heading },
+  ],
+  "profile/sessions": [{ area: "user", url: "/profile/sessions", shows: heading }],
+  "profile/data": [{ area: "user", url: "/profile/data", shows: heading }],
   "profile/two-factor": [
     { area: "user", url: "/profile/two-factor", shows: heading },
     // Switched on: the backup codes and trusted devices.

@@ -53,9 +53,10 @@ for (const locale of ["en", "ja"] as const) {
     await expect(page).toHaveURL(`${P}/verify-email`);
     await expect(page.getByTestId("verify-success")).toContainText(t("verifyEmail.successBody"));
 
-    // ---- change password on the profile ----
-    await page.goto(`${P}/profile`);
+    // ---- change password in the security settings ----
+    await page.goto(`${P}/profile/email`);
     await expect(page.getByTestId("email-status")).toHaveText(t("profile.email.verified"));
+    await page.goto(`${P}/profile/security`);
     const passwordSection = page.locator("[data-section=password]");
     await passwordSection.getByLabel(t("form.currentPassword"), { exact: true }).fill("not-my-password");
     await passwordSection.getByLabel(t("form.newPassword"), { exact: true }).fill(second);
@@ -71,12 +72,14 @@ for (const locale of ["en", "ja"] as const) {
     await passwordSection.getByLabel(t("form.confirmPassword"), { exact: true }).fill(second);
     await passwordSection.getByLabel(t("profile.password.revokeOthers")).check();
     await passwordSection.getByRole("button", { name: t("profile.password.submit") }).click();
-    await expect(page).toHaveURL(`${P}/profile`);
+    await expect(page).toHaveURL(`${P}/profile/security`);
     await expect(toast(page, t("profile.password.changed"))).toContainText(t("profile.password.changedOthers"));
     // Still signed in: the replacement session is this browser's.
-    await expect(page.getByTestId("session-list").locator("li")).toHaveCount(1);
+    await page.goto(`${P}/profile/sessions`);
+    await expect(page.getByTestId("session-list").locator("tr")).toHaveCount(1);
 
     // ---- profile name, shown in the page and the navbar after the redirect ----
+    await page.goto(`${P}/profile`);
     const profile = page.locator("[data-section=profile]");
     await profile.getByLabel(t("profile.profile.name"), { exact: true }).fill("Alan M. Turing");
     await profile.getByRole("button", { name: t("profile.profile.submit") }).click();
@@ -118,6 +121,7 @@ for (const locale of ["en", "ja"] as const) {
     await expect(toast(page, t("signIn.signedIn", { name: "Alan M. Turing" }))).toBeVisible();
 
     // ---- delete the account (the confirmation step is a native disclosure) ----
+    await page.goto(`${P}/profile/data`);
     const danger = page.locator("[data-section=danger]");
     await danger.getByText(t("profile.danger.open")).click();
     await danger.getByLabel(t("profile.danger.confirmPassword")).fill(third);

@@ -24,7 +24,8 @@ async function hydrated(page: Page) {
 
 for (const locale of ["en", "fr"] as const) {
   test(`account lifecycle with JavaScript (${locale})`, async ({ page, browser }) => {
-    test.slow();
+    // Sign-up to deletion, through every settings section on its own page.
+    test.setTimeout(180_000);
     const t = texts(locale);
     const P = prefixOf(locale);
     const email = uniqueEmail(locale);
@@ -96,8 +97,13 @@ for (const locale of ["en", "fr"] as const) {
     await page.getByRole("link", { name: t("verifyEmail.goToProfile") }).click();
     await expect(page).toHaveURL(`${P}/profile`);
     await hydrated(page);
+    const settingsTabs = page.getByRole("navigation", { name: t("common:settings.label") });
+    await settingsTabs.getByRole("link", { name: t("common:settings.email") }).click();
+    await expect(page).toHaveURL(`${P}/profile/email`);
     await expect(page.getByTestId("profile-email")).toHaveText(email);
     await expect(page.getByTestId("email-status")).toHaveText(t("profile.email.verified"));
+    await settingsTabs.getByRole("link", { name: t("common:settings.profile") }).click();
+    await expect(page).toHaveURL(`${P}/profile`);
     const profile = page.locator("[data-section=profile]");
     await profile.getByLabel(t("profile.profile.name"), { exact: true }).fill("Ada King");
     await slowActions(page);
@@ -110,6 +116,8 @@ for (const locale of ["en", "fr"] as const) {
     await page.getByRole("banner").getByLabel(t("common:nav.account")).click();
 
     // ---- change password: a wrong current password is answered next to its field ----
+    await settingsTabs.getByRole("link", { name: t("common:settings.security") }).click();
+    await expect(page).toHaveURL(`${P}/profile/security`);
     const passwordSection = page.locator("[data-section=password]");
     const current = passwordSection.getByLabel(t("form.currentPassword"), { exact: true });
     await current.fill("not-my-password");
@@ -134,8 +142,9 @@ for (const locale of ["en", "fr"] as const) {
     await otherSignIn.getByLabel(t("form.password"), { exact: true }).fill(second);
     await otherSignIn.getByRole("button", { name: t("signIn.submit") }).click();
     await expect(otherPage).toHaveURL(P || "/");
-    await page.reload();
-    const sessions = page.getByTestId("session-list").locator("li");
+    await settingsTabs.getByRole("link", { name: t("common:settings.sessions") }).click();
+    await expect(page).toHaveURL(`${P}/profile/sessions`);
+    const sessions = page.getByTestId("session-list").locator("tr");
     await expect(sessions).toHaveCount(2);
     await expect(sessions.filter({ hasText: t("profile.sessions.current") })).toHaveCount(1);
     await sessions
@@ -208,7 +217,7 @@ for (const locale of ["en", "fr"] as const) {
     await expect(page).toHaveURL(P || "/");
 
     // ---- delete the account: confirmed with the password ----
-    await page.goto(`${P}/profile`);
+    await page.goto(`${P}/profile/data`);
     await hydrated(page);
     const danger = page.locator("[data-section=danger]");
     await danger.getByText(t("profile.danger.open")).click();

@@ -43,8 +43,8 @@ for (const locale of ["en", "ja"] as const) {
     await signIn.getByRole("button", { name: t("signIn.submit") }).click();
     await expect(toast(page, t("signIn.signedIn", { name }))).toBeVisible();
 
-    // ---- add a passkey from the profile ----
-    await page.goto(`${P}/profile`);
+    // ---- add a passkey from the security settings ----
+    await page.goto(`${P}/profile/security`);
     await hydrated(page);
     const section = page.locator("[data-section=passkeys]");
     await expect(section.getByTestId("passkey-empty")).toHaveText(t("passkeys.empty"));
@@ -63,14 +63,14 @@ for (const locale of ["en", "ja"] as const) {
       storageState: await page.context().storageState(),
     });
     const plainPage = await plain.newPage();
-    await plainPage.goto(`${P}/profile`);
+    await plainPage.goto(`${P}/profile/security`);
     const plainSection = plainPage.locator("[data-section=passkeys]");
     await expect(plainSection.getByTestId("passkey-name")).toHaveText("Work laptop");
     await expect(plainSection.getByTestId("add-passkey")).toHaveCount(0);
     await plainSection.getByText(t("passkeys.rename"), { exact: true }).click();
     await plainSection.getByLabel(t("passkeys.newName"), { exact: true }).fill("  Home laptop ");
     await plainSection.getByRole("button", { name: t("passkeys.save") }).click();
-    await expect(plainPage).toHaveURL(`${P}/profile#passkeys`);
+    await expect(plainPage).toHaveURL(`${P}/profile/security#passkeys`);
     await expect(toast(plainPage, t("passkeys.renamed"))).toBeVisible();
     await expect(plainSection.getByTestId("passkey-name")).toHaveText("Home laptop");
     await plain.close();
@@ -97,8 +97,8 @@ for (const locale of ["en", "ja"] as const) {
     await page.reload();
     await expect(rows.getByTestId("passkey-name")).toHaveText("Home laptop");
     await signOut();
-    await page.goto(`${P}/signin?redirect=${encodeURIComponent(`${P}/profile`)}`);
-    await expect(page).toHaveURL(`${P}/profile`);
+    await page.goto(`${P}/signin?redirect=${encodeURIComponent(`${P}/profile/email`)}`);
+    await expect(page).toHaveURL(`${P}/profile/email`);
     await expect(page.getByTestId("profile-email")).toHaveText(email);
 
     // ---- sign out, then sign in with the button; `redirect` brings us back ----
@@ -107,13 +107,13 @@ for (const locale of ["en", "ja"] as const) {
       PublicKeyCredential.isConditionalMediationAvailable = () => Promise.resolve(false);
     });
     await signOut();
-    await page.goto(`${P}/profile`);
+    await page.goto(`${P}/profile/email`);
     await expect(page).toHaveURL(new RegExp(`${P}/signin\\?redirect=`));
     await hydrated(page);
     const emailField = formWith(page, t("signIn.submit")).getByLabel(t("form.email"), { exact: true });
     await expect(emailField).toHaveAttribute("autocomplete", "username webauthn");
     await page.getByRole("button", { name: t("passkeys.signIn") }).click();
-    await expect(page).toHaveURL(`${P}/profile`);
+    await expect(page).toHaveURL(`${P}/profile/email`);
     await expect(page.getByRole("banner").getByLabel(t("common:nav.account"))).toBeVisible();
     await expect(page.getByTestId("profile-email")).toHaveText(email);
   });

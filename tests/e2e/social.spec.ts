@@ -38,14 +38,14 @@ test("explains a refused social sign-in in the page's language", async ({ page }
   expect(await sessionEmail(page)).toBeNull();
 });
 
-test("links and unlinks a provider in the profile", async ({ page }) => {
+test("links and unlinks a provider in the security settings", async ({ page }) => {
   const t = texts("en");
   const user = await nextProviderUser();
   await page.goto("/signin");
   await page.getByRole("button", { name: t("social.continueWith", { provider: "Google" }) }).click();
   await expect.poll(() => sessionEmail(page)).toBe(user.email);
 
-  await page.goto("/profile");
+  await page.goto("/profile/security");
   await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
   const accounts = page.getByTestId("account-list").getByRole("listitem");
   await expect(accounts).toHaveCount(1);
@@ -55,7 +55,7 @@ test("links and unlinks a provider in the profile", async ({ page }) => {
   await nextProviderUser({ email: user.email });
   const section = page.locator('[data-section="accounts"]');
   await section.getByRole("button", { name: t("social.continueWith", { provider: "Microsoft" }) }).click();
-  await expect(page).toHaveURL(/\/profile$/);
+  await expect(page).toHaveURL(/\/profile\/security$/);
   await expect(toast(page, t("profile.accounts.linked"))).toBeVisible();
   await expect(accounts).toHaveCount(2);
 

@@ -126,7 +126,7 @@ describe("forms without JavaScript", () => {
   it("refuses page actions from another origin", async () => {
     const { user, browser } = await signedIn({ password: "right-password-1" });
     const res = await browser.post(
-      "/profile",
+      "/profile?index",
       { intent: "update-profile", name: "Mallory" },
       "https://evil.example.com",
     );
@@ -137,10 +137,11 @@ describe("forms without JavaScript", () => {
   });
 });
 
-describe("profile actions", () => {
+describe("account settings actions", () => {
   it("updates the profile and shows the fresh data and a toast after the redirect", async () => {
     const { browser } = await signedIn({ password: "right-password-1" });
-    const res = await browser.post("/fr/profile", { intent: "update-profile", name: "Nouveau Nom", image: "" });
+    // The profile is the settings' index route: its form posts to /profile?index.
+    const res = await browser.post("/fr/profile?index", { intent: "update-profile", name: "Nouveau Nom", image: "" });
     expect(res.status).toBe(302);
     expect(res.headers.get("location")).toBe("/fr/profile");
     const page = await browser.get("/fr/profile");
@@ -151,11 +152,11 @@ describe("profile actions", () => {
 
   it("lets an account without a password set one, then offers to change it", async () => {
     const { user, browser } = await signedIn({ password: null });
-    let html = await (await browser.get("/profile")).text();
+    let html = await (await browser.get("/profile/security")).text();
     expect(html).toContain('value="set-password"');
     expect(html).not.toContain('value="change-password"');
 
-    const short = await browser.post("/profile", {
+    const short = await browser.post("/profile/security", {
       intent: "set-password",
       newPassword: "short",
       confirmPassword: "short",
@@ -163,7 +164,7 @@ describe("profile actions", () => {
     expect(short.status).toBe(400);
     expect(await short.text()).toContain("The password is too short");
 
-    const res = await browser.post("/profile", {
+    const res = await browser.post("/profile/security", {
       intent: "set-password",
       newPassword: "a-brand-new-password",
       confirmPassword: "a-brand-new-password",
@@ -171,17 +172,18 @@ describe("profile actions", () => {
     expect(res.status).toBe(302);
     const { hasPassword } = await import("~/server/auth/account-management.server");
     expect(await hasPassword(user.id)).toBe(true);
-    html = await (await browser.get("/profile")).text();
+    expect(res.headers.get("location")).toBe("/profile/security");
+    html = await (await browser.get("/profile/security")).text();
     expect(html).toContain('value="change-password"');
     expect(html).toContain("Password set");
   });
 
   it("deletes a passwordless account through the emailed confirmation link", async () => {
     const { user, email, browser } = await signedIn({ password: null });
-    const res = await browser.post("/ja/profile", { intent: "delete-account" });
+    const res = await browser.post("/ja/profile/data", { intent: "delete-account" });
     expect(res.status).toBe(302);
-    expect(res.headers.get("location")).toBe("/ja/profile");
-    expect(await (await browser.get("/ja/profile")).text()).toContain("削除を確認してください");
+    expect(res.headers.get("location")).toBe("/ja/profile/data");
+    expect(await (await browser.get("/ja/profile/data")).text()).toContain("削除を確認してください");
 
     const mail = await mailbox.waitFor(email);
     const link = mail.links.find((url) => url.includes("/api/auth/delete-user/callback"))!;
@@ -196,9 +198,9 @@ describe("profile actions", () => {
   it("changes a verified email once the old address confirms", async () => {
     const { user, email, browser } = await signedIn({ password: "right-password-1" });
     const newEmail = `moved-${Date.now()}@example.com`;
-    const res = await browser.post("/profile", { intent: "change-email", newEmail });
+    const res = await browser.post("/profile/email", { intent: "change-email", newEmail });
     expect(res.status).toBe(302);
-    expect(await (await browser.get("/profile")).text()).toContain("Confirm the change");
+    expect(await (await browser.get("/profile/email")).text()).toContain("Confirm the change");
 
     const confirmation = await mailbox.waitFor(email);
     const link = confirmation.links.find((url) => url.includes("/api/auth/verify-email"))!;
@@ -209,7 +211,7 @@ describe("profile actions", () => {
     expect(updated).toMatchObject({ email: newEmail, emailVerified: false });
     // The new address gets its verification, and the profile shows the new state.
     await mailbox.waitFor(newEmail);
-    const profile = await (await browser.get("/profile")).text();
+    const profile = await (await browser.get("/profile/email")).text();
     expect(profile).toContain(newEmail);
     expect(profile).toContain("Not verified");
   });
@@ -218,19 +220,19 @@ describe("profile actions", () => {
     const { email: taken } = await signedIn();
     const { browser } = await signedIn({ verified: false });
     const said = async (newEmail: string) => {
-      const res = await browser.post("/profile", { intent: "change-email", newEmail });
-      const html = await (await browser.get("/profile")).text();
+      const res = await browser.post("/profile/email", { intent: "change-email", newEmail });
+      const html = await (await browser.get("/profile/email")).text();
       const toast = html.includes("Check your new address") && html.includes(`If ${newEmail} can be used`);
       return { status: res.status, location: res.headers.get("location"), toast };
     };
     const answer = await said(taken);
-    expect(answer).toEqual({ status: 302, location: "/profile", toast: true });
+    expect(answer).toEqual({ status: 302, location: "/profile/email", toast: true });
     expect(await said(`free-${Date.now()}@example.com`)).toEqual(answer);
   });
 
   it("changing the email to the current one is answered next to the field", async () => {
     const { email, browser } = await signedIn({ password: "right-password-1" });
-    const res = await browser.post("/profile", { intent: "change-email", newEmail: email });
+    const res = await browser.post("/profile/email", { intent: "change-email", newEmail: email });
     expect(res.status).toBe(400);
     const html = await res.text();
     expect(html).toContain("This is already your email address.");
@@ -241,13 +243,14 @@ describe("profile actions", () => {
     const { user, browser } = await signedIn({ password: "right-password-1" });
     const { createSession, listSessions } = await import("~/server/auth/session.server");
     const other = await createSession(user.id, { userAgent: "Mozilla/5.0 (iPhone; CPU iPhone OS 17_4 like Mac OS X)" });
-    const html = await (await browser.get("/profile")).text();
+    const html = await (await browser.get("/profile/sessions")).text();
     expect(html).toContain(other.session.token);
-    const res = await browser.post("/profile", { intent: "revoke-session", token: other.session.token });
+    const res = await browser.post("/profile/sessions", { intent: "revoke-session", token: other.session.token });
     expect(res.status).toBe(302);
+    expect(res.headers.get("location")).toBe("/profile/sessions");
     expect((await listSessions(user.id)).map((s) => s.id)).not.toContain(other.session.id);
 
-    expect((await browser.post("/profile", { intent: "nonsense" })).status).toBe(400);
+    expect((await browser.post("/profile/sessions", { intent: "nonsense" })).status).toBe(400);
   });
 });
 

@@ -169,12 +169,13 @@ describe("download my data", () => {
     }
   });
 
-  it("links to the download from the profile, in every language", async () => {
+  it("links to the download from the settings' data section, in every language", async () => {
     const me = await signedInBrowser(app);
-    const profile = await me.page("/profile");
-    expect(profile).toMatch(/<a href="\/profile\/data\.json" download="" class="[^"]*">Download my data<\/a>/);
-    expect(profile.indexOf('data-section="data"')).toBeGreaterThan(profile.indexOf('data-section="sessions"'));
-    expect(await me.page("/ja/profile")).toContain('href="/ja/profile/data.json"');
+    const section = await me.page("/profile/data");
+    expect(section).toMatch(/<a href="\/profile\/data\.json" download="" class="[^"]*">Download my data<\/a>/);
+    // Above the account's deletion, on the same page.
+    expect(section.indexOf('data-section="data"')).toBeLessThan(section.indexOf('data-section="danger"'));
+    expect(await me.page("/ja/profile/data")).toContain('href="/ja/profile/data.json"');
   });
 
   it("holds the user's records and none of their secrets, and is audited", async () => {
@@ -284,11 +285,13 @@ describe("download my data", () => {
     const me = await signedInBrowser(app, { name: "Impersonated Person" });
     expect((await admin.post("/admin/users", { intent: "impersonate", userId: me.id })).status).toBe(302);
     expect(
-      (await admin.post("/profile", { intent: "update-profile", name: "Renamed By Admin", image: "" })).status,
+      (await admin.post("/profile?index", { intent: "update-profile", name: "Renamed By Admin", image: "" })).status,
     ).toBe(302);
     expect((await admin.post("/stop-impersonating", { locale: "en" })).status).toBe(302);
     expect((await app.prisma.user.findUniqueOrThrow({ where: { id: me.id } })).name).toBe("Renamed By Admin");
-    expect((await me.post("/profile", { intent: "update-profile", name: "My Own Name", image: "" })).status).toBe(302);
+    expect((await me.post("/profile?index", { intent: "update-profile", name: "My Own Name", image: "" })).status).toBe(
+      302,
+    );
 
     // The rows name the admin; the user's own change does not.
     const rows = await app.prisma.auditLog.findMany({ where: { userId: me.id, action: "update-user" } });

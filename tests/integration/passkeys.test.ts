@@ -460,7 +460,7 @@ describe("managing passkeys", () => {
   });
 });
 
-describe("the profile's passkey forms (no JavaScript)", () => {
+describe("the security settings' passkey forms (no JavaScript)", () => {
   /** A stored passkey row of `userId` (the forms never look at the key). */
   const storedPasskey = (userId: string, name: string) =>
     app.prisma.passkey.create({
@@ -476,10 +476,10 @@ describe("the profile's passkey forms (no JavaScript)", () => {
       },
     });
 
-  it("lists the passkeys on the profile; adding one is left to the hydrated page", async () => {
+  it("lists the passkeys in the security settings; adding one is left to the hydrated page", async () => {
     const browser = await signedInBrowser(app);
     await storedPasskey(browser.id, "Old phone");
-    const html = await browser.page("/fr/profile");
+    const html = await browser.page("/fr/profile/security");
     expect(html).toContain('id="passkeys"');
     expect(html).toContain("Old phone");
     expect(html).toContain("Synchronisée entre appareils");
@@ -487,7 +487,7 @@ describe("the profile's passkey forms (no JavaScript)", () => {
     expect(html).toContain('action="/fr/profile/passkeys"');
   });
 
-  it("renames and deletes by plain posts, back to /profile#passkeys with a toast in the page's language", async () => {
+  it("renames and deletes by plain posts, back to /profile/security#passkeys with a toast in the page's language", async () => {
     const browser = await signedInBrowser(app);
     const passkey = await storedPasskey(browser.id, "Old phone");
 
@@ -497,18 +497,18 @@ describe("the profile's passkey forms (no JavaScript)", () => {
       name: " New phone ",
     });
     expect(renamed.status).toBe(302);
-    expect(renamed.headers.get("location")).toBe("/fr/profile#passkeys");
-    let html = await browser.page("/fr/profile");
+    expect(renamed.headers.get("location")).toBe("/fr/profile/security#passkeys");
+    let html = await browser.page("/fr/profile/security");
     expect(html).toContain("Clé d’accès renommée");
     expect(html).toContain("New phone");
 
     const blank = await browser.post("/fr/profile/passkeys", { intent: "rename", id: passkey.id, name: "   " });
-    expect(blank.headers.get("location")).toBe("/fr/profile#passkeys");
-    expect(await browser.page("/fr/profile")).toContain("Saisissez un nom pour la clé d’accès.");
+    expect(blank.headers.get("location")).toBe("/fr/profile/security#passkeys");
+    expect(await browser.page("/fr/profile/security")).toContain("Saisissez un nom pour la clé d’accès.");
 
     const deleted = await browser.post("/fr/profile/passkeys", { intent: "delete", id: passkey.id });
-    expect(deleted.headers.get("location")).toBe("/fr/profile#passkeys");
-    html = await browser.page("/fr/profile");
+    expect(deleted.headers.get("location")).toBe("/fr/profile/security#passkeys");
+    html = await browser.page("/fr/profile/security");
     expect(html).toContain("Clé d’accès supprimée");
     expect(html).not.toContain("New phone");
     expect(await auditRows(browser.id, "delete-passkey")).toHaveLength(1);
@@ -524,19 +524,19 @@ describe("the profile's passkey forms (no JavaScript)", () => {
     ];
     for (const body of bodies) {
       const res = await other.post("/ja/profile/passkeys", body);
-      expect(res.headers.get("location")).toBe("/ja/profile#passkeys");
-      expect(await other.page("/ja/profile")).toContain("このパスキーを変更する権限がありません。");
+      expect(res.headers.get("location")).toBe("/ja/profile/security#passkeys");
+      expect(await other.page("/ja/profile/security")).toContain("このパスキーを変更する権限がありません。");
     }
     expect(await app.prisma.passkey.findUniqueOrThrow({ where: { id: passkey.id } })).toMatchObject({
       name: "Owner's key",
     });
   });
 
-  it("sends a GET to the profile, an unknown intent away with 400, and a signed-out post to sign in", async () => {
+  it("sends a GET to the security settings, an unknown intent away with 400, and a signed-out post to sign in", async () => {
     const browser = await signedInBrowser(app);
     const page = await browser.get("/ja/profile/passkeys");
     expect(page.status).toBe(302);
-    expect(page.headers.get("location")).toBe("/ja/profile#passkeys");
+    expect(page.headers.get("location")).toBe("/ja/profile/security#passkeys");
     expect((await browser.post("/profile/passkeys", { intent: "steal" })).status).toBe(400);
     const signedOut = await fetch(`${app.base}/profile/passkeys`, {
       method: "POST",

@@ -143,10 +143,10 @@ describe("revocation takes effect on the next request, cookie cache or not", () 
     expect(await sessionOf(b)).toBeNull();
   });
 
-  it("the profile page's revoke-other-sessions ends the other device at once", async () => {
+  it("the sessions settings' revoke-other-sessions ends the other device at once", async () => {
     const user = await createUser();
     const [a, b] = [await device(user.email), await device(user.email)];
-    const res = await fetch(`${base}/profile`, {
+    const res = await fetch(`${base}/profile/sessions`, {
       method: "POST",
       redirect: "manual",
       body: new URLSearchParams({ intent: "revoke-other-sessions" }),
@@ -370,7 +370,7 @@ describe("finding 6: reset links end with a reset, a password change or an email
 });
 
 describe("finding 8: set password needs a fresh session", () => {
-  it("the profile page refuses an old session and adds no password", async () => {
+  it("the security settings refuse an old session and add no password", async () => {
     const user = await createUser({ password: null });
     const { createSession } = await import("~/server/auth/session.server");
     const created = await createSession(user.id, { userAgent: BROWSER_UA });
@@ -382,7 +382,7 @@ describe("finding 8: set password needs a fresh session", () => {
       .map((line) => line.split(";")[0]!)
       .filter((pair) => !pair.startsWith("app.session_data=") && !pair.endsWith("="))
       .join("; ");
-    const res = await fetch(`${base}/fr/profile`, {
+    const res = await fetch(`${base}/fr/profile/security`, {
       method: "POST",
       redirect: "manual",
       body: new URLSearchParams({
@@ -420,12 +420,12 @@ describe("finding 9: bad input gets a 4xx, never a 500", () => {
         body,
         headers: { "content-type": type, origin: base, cookie: me.cookieHeader(), "user-agent": BROWSER_UA },
       });
-    for (const path of ["/profile", "/ja/profile", "/signout", "/set-locale"]) {
+    for (const path of ["/profile/security", "/ja/profile/security", "/signout", "/set-locale"]) {
       expect((await send(path, '{"intent":"set-password"}', "application/json")).status).toBe(415);
       expect((await send(path, "<intent>x</intent>", "application/xml")).status).toBe(415);
       expect((await send(path, "--x\r\nbroken", "multipart/form-data; boundary=x")).status).toBe(400);
     }
-    const page = await send("/ja/profile", "{", "application/json");
+    const page = await send("/ja/profile/security", "{", "application/json");
     expect(page.headers.get("content-type")).toMatch(/text\/html/);
     expect(await page.text()).toContain("フォームを読み取れませんでした");
     // The session is untouched by all of that.

@@ -719,9 +719,9 @@ describe("ID tokens", () => {
 });
 
 describe("the user's accounts", () => {
-  it("a user who signed up socially sets a password in the profile and signs in either way", async () => {
+  it("a user who signed up socially sets a password in the security settings and signs in either way", async () => {
     const { b, user, id } = await signedUpWithGoogle();
-    const set = await b.request(`${app.base}/profile`, {
+    const set = await b.request(`${app.base}/profile/security`, {
       method: "POST",
       headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: app.base },
       body: new URLSearchParams({

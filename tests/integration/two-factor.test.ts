@@ -6,6 +6,7 @@
  * codes are computed by the test's own RFC 6238 code (tests/support/totp.ts). Runs on SQLite,
  * or on PostgreSQL with TEST_DATABASE_URL.
  */
+import { createHmac } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { secretOfURI, stepAt, totp } from "../support/totp";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
@@ -81,7 +82,10 @@ describe("enabling two-factor", () => {
     const secret = secretOfURI((enabled.data as TotpSetup).totpURI);
     expect(secret).toMatch(/^[A-Z2-7]{32}$/);
     expect((enabled.data as TotpSetup).backupCodes).toHaveLength(10);
-    for (const code of (enabled.data as TotpSetup).backupCodes) expect(code).toMatch(/^[A-Za-z0-9]{5}-[A-Za-z0-9]{5}$/);
+    // Capitals and digits without look-alikes (no 0/O, 1/I/l).
+    for (const code of (enabled.data as TotpSetup).backupCodes) {
+      expect(code).toMatch(/^[A-HJKMNP-Z2-9]{5}-[A-HJKMNP-Z2-9]{5}$/);
+    }
 
     // Stored encrypted and hashed, and still off.
     const row = await app.prisma.twoFactor.findUniqueOrThrow({ where: { userId: id } });
@@ -356,6 +360,28 @@ describe("signing in with two-factor", () => {
     const audit = await app.prisma.auditLog.findMany({ where: { userId: id, category: "security" } });
     expect(audit.filter((row) => row.action === "backup-code-used")).toHaveLength(2);
     expect(audit.some((row) => row.action === "two-factor-failed" && row.status === "failure")).toBe(true);
+  });
+
+  it("still accepts a code made before the unambiguous alphabet, exactly as it was; today's in any case", async () => {
+    const { who: first, email, id } = await newUser("oldcodes");
+    const { backupCodes } = await enableTotp(first);
+    // A code of the old alphabet (both cases, any digit), stored as its HMAC, as they were.
+    const old = "aB3dEf9hIl";
+    const codeHash = createHmac("sha256", SECRET).update(`backup-code:${old}`).digest("base64url");
+    await app.prisma.backupCode.create({ data: { userId: id, codeHash } });
+
+    const { who } = await pendingSignIn(email);
+    // Old codes compare exactly: another case is another code.
+    expect((await who.client.twoFactor.verifyBackupCode({ code: "AB3DE-F9HIL" })).error?.code).toBe(
+      "INVALID_BACKUP_CODE",
+    );
+    expect((await who.client.twoFactor.verifyBackupCode({ code: "aB3dE-f9hIl" })).error).toBeNull();
+
+    // A new code typed in lower case, with a space for the dash.
+    const { who: again } = await pendingSignIn(email);
+    const typed = backupCodes[0]!.toLowerCase().replace("-", " ");
+    expect((await again.client.twoFactor.verifyBackupCode({ code: typed })).error).toBeNull();
+    expect(await app.prisma.backupCode.count({ where: { userId: id } })).toBe(9);
   });
 
   it("sends a code by email, limits its tries, and sends a new one", async () => {

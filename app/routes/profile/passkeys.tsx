@@ -9,12 +9,12 @@ import { pageAction, type PageContext } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 
 /**
- * The profile's passkey forms (PasskeysSection): rename and delete, plain posts that work
- * without JavaScript. Every answer goes back to the profile's passkeys with a toast; the
+ * The security settings' passkey forms (PasskeysSection): rename and delete, plain posts that work
+ * without JavaScript. Every answer goes back to the passkeys section with a toast; the
  * section has no field to show an error next to. (The rate limit's refusal comes back to this
  * URL, whose loader sends the browser on to the same place.)
  */
-const back = (locale: Locale) => `${localizePath("/profile", locale)}#passkeys`;
+const back = (locale: Locale) => `${localizePath("/profile/security", locale)}#passkeys`;
 
 /** The verb, then back with a toast: `done`, or the service's refusal. */
 async function answer({ args, locale }: PageContext<"required">, verb: () => Promise<unknown>, done: string) {
@@ -59,7 +59,7 @@ export const action = pageAction({
   }),
 });
 
-/** Nothing to show here: the passkeys are on the profile. */
+/** Nothing to show here: the passkeys are in the security settings. */
 export function loader({ url }: Route.LoaderArgs) {
-  return localizedRedirect(url, "/profile#passkeys");
+  return localizedRedirect(url, "/profile/security#passkeys");
 }

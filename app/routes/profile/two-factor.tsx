@@ -195,7 +195,10 @@ export default function TwoFactorSettings({ loaderData }: Route.ComponentProps) 
   return (
     <div className="flex max-w-3xl flex-col gap-8">
       <div>
-        <AppLink to={localize("/profile")} className="text-sm text-primary-700 hover:underline dark:text-primary-400">
+        <AppLink
+          to={localize("/profile/security")}
+          className="text-sm text-primary-700 hover:underline dark:text-primary-400"
+        >
           ← {t("twoFactor.settings.back")}
         </AppLink>
         <h1 className="mt-2 text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>

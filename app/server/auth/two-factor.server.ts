@@ -32,6 +32,7 @@ import { fail } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
 import { sendMail } from "~/server/mail/index.server";
 import { credentialAccount } from "./accounts.server";
+import { backupCodeCandidates, newBackupCode } from "./backup-codes.server";
 import { verifyPassword } from "./password.server";
 import { announceRevocation } from "./revocation.server";
 import { booleanish } from "./schemas.server";
@@ -42,7 +43,6 @@ import {
   deleteSessions,
   expiredCookie,
   hashToken,
-  randomToken,
   readSignedCookie,
   trustDeviceCookieName,
   wasRemembered,
@@ -141,22 +141,23 @@ async function acceptTotp(row: TwoFactor, given: string): Promise<boolean> {
   return count === 1;
 }
 
-/** Backup codes are 10 characters of [A-Za-z0-9], shown as xxxxx-xxxxx. */
-const normalizeBackupCode = (value: string) => value.replace(/[\s-]/g, "");
-
+/** Uses up the stored code the typed one stands for (see backupCodeCandidates), if any. */
 async function acceptBackupCode(userId: string, given: string): Promise<boolean> {
-  const { count } = await prisma.backupCode.deleteMany({
-    where: { userId, codeHash: macOf("backup-code", normalizeBackupCode(given)) },
-  });
-  return count === 1;
+  for (const candidate of backupCodeCandidates(given)) {
+    const { count } = await prisma.backupCode.deleteMany({
+      where: { userId, codeHash: macOf("backup-code", candidate) },
+    });
+    if (count === 1) return true;
+  }
+  return false;
 }
 
 /** Ten new backup codes: as shown (once), and their HMACs as stored. */
 function newBackupCodes(): { codes: string[]; hashes: string[] } {
-  const values = Array.from({ length: BACKUP_CODE_COUNT }, () => randomToken(10));
+  const made = Array.from({ length: BACKUP_CODE_COUNT }, newBackupCode);
   return {
-    codes: values.map((value) => `${value.slice(0, 5)}-${value.slice(5)}`),
-    hashes: values.map((value) => macOf("backup-code", value)),
+    codes: made.map(({ shown }) => shown),
+    hashes: made.map(({ value }) => macOf("backup-code", value)),
   };
 }
 

@@ -4,7 +4,7 @@ import { formWith, prefixOf, signedInAccount, texts, toast } from "./auth";
 
 /**
  * Two-factor from a person's side, the same with JavaScript on or off: switch it on from the
- * profile (the code is computed from the secret the page shows), sign out, sign in with an
+ * security settings (the code is computed from the secret the page shows), sign out, sign in with an
  * authenticator code, sign out, sign in with a backup code.
  */
 export async function twoFactorJourney(page: Page, locale: string) {
@@ -12,7 +12,7 @@ export async function twoFactorJourney(page: Page, locale: string) {
   const P = prefixOf(locale);
   const { email, password } = await signedInAccount(page, locale);
 
-  await page.goto(`${P}/profile`);
+  await page.goto(`${P}/profile/security`);
   await expect(page.getByTestId("two-factor-state")).toContainText(t("twoFactor.section.off"));
   await page.getByTestId("two-factor-manage").click();
   await expect(page).toHaveURL(`${P}/profile/two-factor`);
@@ -66,7 +66,7 @@ export async function twoFactorJourney(page: Page, locale: string) {
   await backup.getByLabel(t("twoFactor.signIn.backup-code.label"), { exact: true }).fill(backupCodes[0]!);
   await backup.getByRole("button", { name: t("twoFactor.signIn.submit") }).click();
   await expect(toast(page, t("signIn.signedIn", { name: "Grace Hopper" }))).toBeVisible();
-  await page.goto(`${P}/profile`);
+  await page.goto(`${P}/profile/security`);
   await expect(page.getByTestId("two-factor-state")).toContainText(t("twoFactor.section.codesLeft", { count: "9" }));
 }
 
