@@ -8,7 +8,7 @@ import { Section } from "~/components/ui/Section";
 import { revokeOtherSessionsSchema, revokeSessionSchema } from "~/lib/auth-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { parseUserAgent } from "~/lib/user-agent";
+import { deviceName } from "~/lib/user-agent";
 import { useLocale } from "~/lib/use-root-data";
 import { listUserSessions, revokeOtherUserSessions, revokeUserSession } from "~/server/auth/account-management.server";
 import { requireAuthSession } from "~/server/auth/guards.server";
@@ -153,7 +153,8 @@ function SessionsSection({ sessions }: { sessions: SessionRow[] }) {
 
 function SessionRowView({ session, locale }: { session: SessionRow; locale: string }) {
   const { t } = useTranslation("auth");
-  const device = deviceName(session.userAgent, t);
+  const { t: tc } = useTranslation();
+  const device = deviceName(session.userAgent, tc);
   const cell = "block py-1 sm:table-cell sm:px-3 sm:py-3 sm:align-middle sm:first:pl-0 sm:last:pr-0";
   return (
     <tr data-current={session.current || undefined} className="relative block py-3 sm:table-row sm:py-0">
@@ -209,10 +210,4 @@ function RevokeSessionButton({ token, device }: { token: string; device: string 
       </SubmitButton>
     </fetcher.Form>
   );
-}
-
-function deviceName(userAgent: string | null, t: (key: string, options?: Record<string, string>) => string) {
-  const { browser, os } = parseUserAgent(userAgent);
-  if (browser && os) return t("device.browserOnOs", { browser, os });
-  return browser ?? os ?? t("device.unknown");
 }

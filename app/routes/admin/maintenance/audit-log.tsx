@@ -10,7 +10,7 @@ import { Pagination } from "~/components/ui/Pagination";
 import { AUDIT_STATUSES, auditLogFilter, auditLogQuery, PAGE_SIZES, queryLink, searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { parseUserAgent } from "~/lib/user-agent";
+import { deviceName } from "~/lib/user-agent";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { auditLogPage } from "~/server/admin/audit-log.server";
 import { requireAdminUser } from "~/server/admin/pages.server";
@@ -210,13 +210,8 @@ function AuditList({ rows }: { rows: Row[] }) {
 
 /** "Chrome on Linux", as the session list names a device; the full string is in the row's details. */
 function useDevice() {
-  const { t } = useTranslation("reports");
-  return (userAgent: string | null) => {
-    if (!userAgent) return null;
-    const { browser, os } = parseUserAgent(userAgent);
-    if (browser && os) return t("auditLog.devices.browserOnOs", { browser, os });
-    return browser ?? os ?? t("auditLog.devices.unknown");
-  };
+  const { t } = useTranslation();
+  return (userAgent: string | null) => (userAgent ? deviceName(userAgent, t) : null);
 }
 
 const cell = `${stackedCell} md:px-3 md:py-2`;
