@@ -155,9 +155,12 @@ export default function Members({ loaderData }: Route.ComponentProps) {
                   <div className="flex flex-col items-start gap-1">
                     <RoleBadge role={member.role} />
                     {member.soleOwner ? (
-                      <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="sole-owner-note">
-                        {t("members.soleOwner")}
-                      </p>
+                      <>
+                        <p className="text-xs text-slate-600 dark:text-slate-400" data-testid="sole-owner-note">
+                          {t("members.soleOwner")}
+                        </p>
+                        <RowErrors id={`role-${member.id}-errors`} rowKey={`update-member-role-${member.id}`} />
+                      </>
                     ) : null}
                   </div>
                 )}
@@ -232,4 +235,10 @@ function RoleForm({ member, roles }: { member: LoaderData["members"][number]; ro
       <FormErrors id={`${id}-errors`} errors={errors} />
     </fetcher.Form>
   );
+}
+
+/** A refusal of a row that shows no form (a role change posted for the only owner anyway). */
+function RowErrors({ id, rowKey }: { id: string; rowKey: string }) {
+  const { errors } = useRowForm(rowKey);
+  return <FormErrors id={id} errors={errors} />;
 }
