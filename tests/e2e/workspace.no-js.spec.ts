@@ -9,6 +9,7 @@ test("walks the six sections of an organization by URL and posts a form in each,
   page,
   request,
 }) => {
+  test.setTimeout(180_000);
   const locale = "ja";
   const t = texts(locale);
   const P = prefixOf(locale);
@@ -28,7 +29,9 @@ test("walks the six sections of an organization by URL and posts a form in each,
   // ---- members ----
   await page.goto(`${base}/members`);
   const row = page.getByTestId("member-list").locator(`li[data-member="${member.email}"]`);
-  await row.getByLabel(t("organization:members.roleLabel", { name: member.name })).selectOption("admin");
+  await row
+    .getByLabel(t("organization:members.roleLabel", { name: member.name }), { exact: true })
+    .selectOption("admin");
   await row.getByRole("button", { name: t("organization:members.saveLabel", { name: member.name }) }).click();
   await expect(page).toHaveURL(`${base}/members`);
   await expect(toast(page, t("organization:members.roleSaved", { name: member.name }))).toBeVisible();

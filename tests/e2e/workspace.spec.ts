@@ -7,6 +7,7 @@ import { openSection, overflowOf, workspaceWithMember } from "./support/workspac
 // screen, no control cut short. workspace.no-js.spec.ts walks the same sections without.
 
 test("walks the six sections of an organization by their tabs and uses a form in each", async ({ page, request }) => {
+  test.setTimeout(180_000);
   const locale = "en";
   const t = texts(locale);
   const P = prefixOf(locale);
@@ -31,7 +32,9 @@ test("walks the six sections of an organization by their tabs and uses a form in
   await openSection(page, locale, name, "members");
   await expect(page).toHaveURL(`${base}/members`);
   const row = page.getByTestId("member-list").locator(`li[data-member="${member.email}"]`);
-  await row.getByLabel(t("organization:members.roleLabel", { name: member.name })).selectOption("admin");
+  await row
+    .getByLabel(t("organization:members.roleLabel", { name: member.name }), { exact: true })
+    .selectOption("admin");
   await row.getByRole("button", { name: t("organization:members.saveLabel", { name: member.name }) }).click();
   await expect(toast(page, t("organization:members.roleSaved", { name: member.name }))).toBeVisible();
   await expect(page).toHaveURL(`${base}/members`);
@@ -92,12 +95,13 @@ for (const locale of ["en", "ja"] as const) {
     const { base, member } = await workspaceWithMember(page, request, locale, name);
     await page.goto(`${base}/members`);
     const row = page.getByTestId("member-list").locator(`li[data-member="${member.email}"]`);
-    const select = row.getByLabel(t("organization:members.roleLabel", { name: member.name }));
+    const select = row.getByLabel(t("organization:members.roleLabel", { name: member.name }), { exact: true });
     const save = row.getByRole("button", { name: t("organization:members.saveLabel", { name: member.name }) });
     const remove = row.getByRole("link", { name: t("organization:members.removeLabel", { name: member.name }) });
     await expect(select).toBeVisible();
 
-    const { document, each } = await overflowOf(page, page.locator("main select, main button, main a"));
+    // The tabs above scroll sideways inside their own row; the list's controls must all show.
+    const { document, each } = await overflowOf(page, page.getByTestId("member-list").locator("select, button, a"));
     expect(document.scroll, "the page scrolls sideways").toBeLessThanOrEqual(document.client);
     expect(each.filter((control) => control.clipped || control.offscreen)).toEqual([]);
     // The role control is a real select, wide enough for its text; Save and Remove on one line.

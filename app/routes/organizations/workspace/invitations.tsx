@@ -2,6 +2,7 @@ import { getFormProps, getSelectProps } from "@conform-to/react";
 import { useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/invitations";
+import { Icon } from "~/components/Icon";
 import { RoleBadge, useRoleText } from "~/components/RoleBadge";
 import { SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
@@ -167,7 +168,8 @@ export default function Invitations({ loaderData }: Route.ComponentProps) {
           className="group rounded-xl border border-slate-200 bg-white p-6 shadow-sm dark:border-slate-800 dark:bg-slate-900/60"
           data-testid="invitation-history"
         >
-          <summary className="cursor-pointer text-lg font-semibold">
+          <summary className="flex cursor-pointer list-none items-center gap-2 text-lg font-semibold">
+            <Icon name="chevron-down" className="size-4 shrink-0 -rotate-90 transition-transform group-open:rotate-0" />
             {t("invitations.historyTitle", { count: historyTotal })}
           </summary>
           <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">

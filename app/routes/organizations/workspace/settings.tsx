@@ -3,6 +3,7 @@ import { Outlet, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/settings";
 import { AppLink } from "~/components/AppLink";
+import { Icon } from "~/components/Icon";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field, TextareaField } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
@@ -164,9 +165,12 @@ function SettingsForm({ organization }: { organization: LoaderData["organization
         <details
           data-testid="settings-advanced"
           open={fields.metadata.errors?.length ? true : undefined}
-          className="rounded-md border border-slate-200 px-4 py-3 dark:border-slate-800"
+          className="group rounded-md border border-slate-200 px-4 py-3 dark:border-slate-800"
         >
-          <summary className="cursor-pointer text-sm font-medium">{t("settings.advanced")}</summary>
+          <summary className="flex cursor-pointer list-none items-center gap-2 text-sm font-medium">
+            <Icon name="chevron-down" className="size-3 shrink-0 -rotate-90 transition-transform group-open:rotate-0" />
+            {t("settings.advanced")}
+          </summary>
           <div className="mt-3">
             <TextareaField
               field={fields.metadata}
