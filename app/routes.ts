@@ -48,15 +48,25 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
     route("organizations", "routes/organizations/organizations.tsx"),
     // A static segment wins over :slug, so the slug "new" is refused (organization-forms.ts).
     route("organizations/new", "routes/organizations/new-organization.tsx"),
-    // The confirmations are pages of their own (they work without JavaScript), drawn as a
-    // dialog over the organization page.
-    route("organizations/:slug", "routes/organizations/organization.tsx", [
-      route("members/:memberId/remove", "routes/organizations/remove-member.tsx"),
-      // A team's name and members, then its removal.
-      route("teams/:teamId", "routes/organizations/team.tsx"),
-      route("teams/:teamId/remove", "routes/organizations/remove-team.tsx"),
-      route("leave", "routes/organizations/leave-organization.tsx"),
-      route("delete", "routes/organizations/delete-organization.tsx"),
+    // An organization is a workspace of sections, each at its own address under one header
+    // and tab row. The confirmations are pages of their own (they work without JavaScript),
+    // drawn as a dialog over the section they are opened from.
+    route("organizations/:slug", "routes/organizations/workspace/layout.tsx", [
+      index("routes/organizations/workspace/overview.tsx"),
+      route("members", "routes/organizations/workspace/members.tsx", [
+        route(":memberId/remove", "routes/organizations/remove-member.tsx"),
+      ]),
+      route("invitations", "routes/organizations/workspace/invitations.tsx"),
+      route("teams", "routes/organizations/workspace/teams.tsx", [
+        // A team's name and members, then its removal.
+        route(":teamId", "routes/organizations/team.tsx"),
+        route(":teamId/remove", "routes/organizations/remove-team.tsx"),
+      ]),
+      route("settings", "routes/organizations/workspace/settings.tsx", [
+        route("leave", "routes/organizations/leave-organization.tsx"),
+        route("delete", "routes/organizations/delete-organization.tsx"),
+      ]),
+      route("billing", "routes/organizations/workspace/billing.tsx"),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

@@ -1,6 +1,7 @@
 import { Form, useLocation } from "react-router";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
+import { organizationPath } from "~/lib/organization-forms";
 import { useTranslation } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 
@@ -61,6 +62,21 @@ export function OrganizationSwitcher({
           </Form>
         ) : null}
         <div className={others.length ? "mt-1 border-t border-slate-200 pt-1 dark:border-slate-700" : ""}>
+          {active ? (
+            // The active organization's own workspace: its overview, and its members straight away.
+            <>
+              <AppLink
+                to={localize(organizationPath(active.slug))}
+                className={item}
+                data-testid="active-organization-link"
+              >
+                <span className="truncate">{t("organizations.open", { name: active.name })}</span>
+              </AppLink>
+              <AppLink to={localize(organizationPath(active.slug, "members"))} className={item}>
+                {t("organizations.members")}
+              </AppLink>
+            </>
+          ) : null}
           <AppLink to={localize("/organizations")} className={item}>
             {t("organizations.all")}
           </AppLink>

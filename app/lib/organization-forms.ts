@@ -100,10 +100,18 @@ export const createTeamSchema = z.object({ intent: z.literal("create-team"), nam
 
 export const renameTeamSchema = z.object({ intent: z.literal("rename-team"), name });
 
-/** The organization page's URL state: which page of its members. */
+/** An organization's sections, each a page of its own; "" is its overview. */
+export const organizationSections = ["", "members", "invitations", "teams", "settings", "billing"] as const;
+export type OrganizationSection = (typeof organizationSections)[number];
+
+/** The unprefixed address of an organization's section (its overview without one). */
+export const organizationPath = (slug: string, section: OrganizationSection = "") =>
+  `/organizations/${slug}${section ? `/${section}` : ""}`;
+
+/** The members section's URL state: which page of its members. */
 export const membersViewSchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch(1) });
 
-/** `path` (the organization page, or a dialog over it) on page `page` of its members; page 1 is the plain address. */
+/** `path` (the members section, or a dialog over it) on page `page` of its members; page 1 is the plain address. */
 export const membersPath = (path: string, page: number) => (page > 1 ? `${path}?page=${page}` : path);
 
 /** The team dialog's URL state: the search for members to add. */

@@ -18,7 +18,9 @@ import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
 import { signUpEmail } from "~/server/auth/accounts.server";
+import { invitedAddress } from "~/server/organization/invitations.server";
 import { redirectParam } from "~/server/auth/guards.server";
+import { normalizeEmail } from "~/server/auth/schemas.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
 import { authT } from "~/server/forms.server";
 import { pageAction, socialIntent } from "~/server/page-action.server";
@@ -32,12 +34,22 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, url, context }: Route.LoaderArgs) {
+/**
+ * The address of the open invitation the URL names (`?invitation=`, the invitation page's
+ * sign-up link), or null: the form's email is then fixed to it.
+ */
+async function invitedEmail(url: URL): Promise<string | null> {
+  const id = url.searchParams.get("invitation");
+  return id ? invitedAddress(id.slice(0, 200)) : null;
+}
+
+export async function loader({ request, url, context }: Route.LoaderArgs) {
   // After a sign-up the page says "check your email" (the address itself travels in the toast).
   const query = url.searchParams;
   return {
     meta: pageMeta(context, "signup"),
     sent: query.get("sent") === "1",
+    invitedEmail: await invitedEmail(url),
     providers: enabledProviders(),
     socialError: callbackError(request),
   };
@@ -49,11 +61,24 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
+/**
+ * Signing up from an invitation takes its address: another one is refused next to the email
+ * field (the form shows it read-only, but a post may say anything).
+ */
 export const action = pageAction({
   auth: "optional",
+  prepare: ({ args }) => invitedEmail(args.url),
   intents: (intent) => ({
     "sign-up": intent({
-      schema: signUpSchema,
+      schema: ({ page: invited, args }) =>
+        invited
+          ? signUpSchema.superRefine((value, ctx) => {
+              if (normalizeEmail(value.email) !== normalizeEmail(invited)) {
+                const message = authT(args.context)("signUp.invitedOnly", { email: invited });
+                ctx.addIssue({ code: "custom", path: ["email"], message });
+              }
+            })
+          : signUpSchema,
       rateLimit: "/sign-up/email",
       fields: {
         USER_ALREADY_EXISTS: "email",
@@ -117,7 +142,7 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
       ) : (
         <div className="flex flex-col gap-5">
           {loaderData.socialError ? <SocialErrorNotice {...loaderData.socialError} /> : null}
-          <SignUpForm />
+          <SignUpForm invitedEmail={loaderData.invitedEmail} />
           <SocialSignIn providers={loaderData.providers} />
         </div>
       )}
@@ -125,11 +150,14 @@ export default function SignUp({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function SignUpForm() {
+function SignUpForm({ invitedEmail }: { invitedEmail: string | null }) {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("sign-up");
-  const [form, fields] = usePageForm(signUpSchema, { lastResult: actionData?.result });
+  const [form, fields] = usePageForm(signUpSchema, {
+    lastResult: actionData?.result,
+    defaultValue: invitedEmail ? { email: invitedEmail } : undefined,
+  });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="sign-up" />
@@ -140,7 +168,17 @@ function SignUpForm() {
         label={t("form.name")}
         inputProps={{ autoComplete: "name", autoFocus: true }}
       />
-      <Field field={fields.email} type="email" label={t("form.email")} inputProps={{ autoComplete: "email" }} />
+      <Field
+        field={fields.email}
+        type="email"
+        label={t("form.email")}
+        hint={invitedEmail ? t("signUp.invitedHint") : undefined}
+        inputProps={
+          invitedEmail
+            ? { autoComplete: "email", readOnly: true, value: invitedEmail, "aria-readonly": true }
+            : { autoComplete: "email" }
+        }
+      />
       <Field
         field={fields.newPassword}
         type="password"

@@ -148,6 +148,20 @@ const PAGES: Record<string, Visit[]> = {
     { area: "user", url: "/organizations/{slug}", shows: heading },
     { area: "user", url: "/ja/organizations/{slug}", shows: heading },
   ],
+  "organizations/:slug/members": [
+    { area: "user", url: "/organizations/{slug}/members", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}/members", shows: heading },
+  ],
+  "organizations/:slug/invitations": [
+    { area: "user", url: "/organizations/{slug}/invitations", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/invitations", shows: heading },
+  ],
+  "organizations/:slug/teams": [{ area: "user", url: "/organizations/{slug}/teams", shows: heading }],
+  "organizations/:slug/settings": [
+    { area: "user", url: "/organizations/{slug}/settings", shows: heading },
+    { area: "user", url: "/zh-CN/organizations/{slug}/settings", shows: heading },
+  ],
+  "organizations/:slug/billing": [{ area: "user", url: "/organizations/{slug}/billing", shows: heading }],
   "organizations/:slug/members/:memberId/remove": [
     { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
   ],
@@ -155,8 +169,10 @@ const PAGES: Record<string, Visit[]> = {
   "organizations/:slug/teams/:teamId/remove": [
     { area: "user", url: "/organizations/{slug}/teams/{teamId}/remove", shows: dialog },
   ],
-  "organizations/:slug/leave": [{ area: "user", url: "/organizations/{slug}/leave", shows: dialog }],
-  "organizations/:slug/delete": [{ area: "user", url: "/organizations/{slug}/delete", shows: dialog }],
+  "organizations/:slug/settings/leave": [{ area: "user", url: "/organizations/{slug}/settings/leave", shows: dialog }],
+  "organizations/:slug/settings/delete": [
+    { area: "user", url: "/organizations/{slug}/settings/delete", shows: dialog },
+  ],
   // The console's layout route: /admin is sent on to the dashboard (navigation.ts).
   admin: [{ area: "admin", url: "/admin", lands: "/admin/dashboard", shows: heading }],
   "admin/dashboard": [
@@ -515,17 +531,19 @@ test.describe("keyboard alone", () => {
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}`);
 
-    // ---- its dialogs: focus goes in, stays in, Escape closes, focus comes back ----
-    for (const [name, path] of [
-      [t("organization:leave.open"), "leave"],
-      [t("organization:delete.open"), "delete"],
-    ] as const) {
-      const opener = page.getByRole("main").getByRole("link", { name, exact: true });
-      await tabTo(page, opener, { max: 80 });
-      await page.keyboard.press("Enter");
-      await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}/${path}`);
-      await expectModalDialog(page, opener, new RegExp(`/organizations/keyboard-co-${stamp}$`));
-    }
+    // ---- its settings' dialog: focus goes in, stays in, Escape closes, focus comes back ----
+    // (The only owner has no Leave to open: the section says why instead.)
+    const settings = page.getByRole("navigation", {
+      name: t("organization:nav.label", { name: `Keyboard Co ${stamp}` }),
+    });
+    await tabTo(page, settings.getByRole("link", { name: t("organization:nav.settings") }), { max: 80 });
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}/settings`);
+    const opener = page.getByRole("main").getByRole("link", { name: t("organization:delete.open"), exact: true });
+    await tabTo(page, opener, { max: 80 });
+    await page.keyboard.press("Enter");
+    await expect(page).toHaveURL(`/organizations/keyboard-co-${stamp}/settings/delete`);
+    await expectModalDialog(page, opener, new RegExp(`/organizations/keyboard-co-${stamp}/settings$`));
   });
 
   test("the small-screen menu: its button shows focus, Space opens it, its links follow", async ({ page }) => {

@@ -32,7 +32,10 @@ for (const locale of ["en", "ja"] as const) {
     await invitee.goto(invitation.url);
     await invitee.getByRole("link", { name: t("organization:invitation.signUp") }).click();
     await invitee.getByLabel(t("form.name"), { exact: true }).fill("Newton Comer");
-    await invitee.getByLabel(t("form.email"), { exact: true }).fill(email);
+    // The invitation's address, fixed: the account is made for it.
+    const emailField = invitee.getByLabel(t("form.email"), { exact: true });
+    await expect(emailField).toHaveValue(email);
+    await expect(emailField).not.toBeEditable();
     await invitee.getByLabel(t("form.password"), { exact: true }).fill("newcomer-password-1");
     await invitee.getByLabel(t("form.confirmPassword"), { exact: true }).fill("newcomer-password-1");
     await invitee.getByRole("button", { name: t("signUp.submit") }).click();
@@ -42,6 +45,11 @@ for (const locale of ["en", "ja"] as const) {
     await invitee.goto(verification.url);
     await expect(invitee).toHaveURL(new RegExp(`${P}/invitations/[^/]+$`));
     await expect(invitee.getByTestId("invitation")).toContainText("Invite Co");
+    await expect(invitee.getByTestId("invitation-inviter")).toContainText("Olivia Owner");
+    // The two answers side by side on one line each, whatever the language.
+    for (const name of [t("organization:invitation.accept"), t("organization:invitation.decline")]) {
+      expect((await invitee.getByRole("button", { name }).boundingBox())!.height).toBeLessThan(48);
+    }
     await invitee.getByRole("button", { name: t("organization:invitation.accept") }).click();
     await expect(invitee).toHaveURL(new RegExp(`${P}/organizations/${slug}$`));
     await expect(invitee.locator("[data-toast]").filter({ hasText: "Invite Co" })).toBeVisible();

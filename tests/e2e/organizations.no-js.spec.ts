@@ -31,18 +31,23 @@ for (const locale of ["en", "ja"] as const) {
     // ---- remove a member, confirmed on the dialog's own page ----
     const member = await otherAccount(request, "Max Member");
     addMember(slug, member.email);
-    await page.reload();
-    const row = page.getByTestId("member-list").locator(`tr[data-member="${member.email}"]`);
+    // The members have a section of their own, a tab of the organization.
+    await page
+      .getByRole("navigation", { name: t("organization:nav.label", { name }) })
+      .getByRole("link", { name: t("organization:nav.members"), exact: true })
+      .click();
+    await expect(page).toHaveURL(`${P}/organizations/${slug}/members`);
+    const row = page.getByTestId("member-list").locator(`li[data-member="${member.email}"]`);
     await row.getByRole("link", { name: t("organization:members.removeLabel", { name: member.name }) }).click();
     await expect(page).toHaveURL(new RegExp(`${P}/organizations/${slug}/members/[^/]+/remove$`));
     const dialog = page.getByRole("dialog", { name: t("organization:members.removeTitle", { name: member.name }) });
     await expect(dialog).toContainText(member.email);
     // Cancel goes back; the way in again, and remove.
     await dialog.getByRole("link", { name: t("organization:cancel") }).click();
-    await expect(page).toHaveURL(`${P}/organizations/${slug}`);
+    await expect(page).toHaveURL(`${P}/organizations/${slug}/members`);
     await row.getByRole("link", { name: t("organization:members.removeLabel", { name: member.name }) }).click();
     await dialog.getByRole("button", { name: t("organization:members.removeSubmit") }).click();
-    await expect(page).toHaveURL(`${P}/organizations/${slug}`);
+    await expect(page).toHaveURL(`${P}/organizations/${slug}/members`);
     await expect(toast(page, t("organization:members.removed", { name: member.name }))).toBeVisible();
     await expect(row).toHaveCount(0);
   });

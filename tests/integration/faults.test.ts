@@ -229,7 +229,7 @@ describe("the mail server, shutdown and concurrency", () => {
         });
         expect(api.error).toMatchObject({ status: 503, ...EMAIL_SEND_FAILED });
         const page = await post(
-          `${base}/ja/organizations/${organization.slug}`,
+          `${base}/ja/organizations/${organization.slug}/invitations`,
           { intent: "invite-member", email: invitee, role: "member" },
           { Origin: base, Cookie: onOwner.cookieHeader() },
         );

@@ -193,29 +193,33 @@ describe("the organization page", () => {
     const { slug, memberId, member } = await organizationWithMembers();
     const outsider = await person();
     expect((await outsider.get(`/organizations/${slug}`)).status).toBe(404);
-    expect((await outsider.get(`/organizations/${slug}/leave`)).status).toBe(404);
+    for (const section of ["members", "invitations", "teams", "settings", "billing", "settings/leave"]) {
+      expect((await outsider.get(`/organizations/${slug}/${section}`)).status).toBe(404);
+    }
     expect((await outsider.get(`/organizations/${slug}/members/${await memberId(member)}/remove`)).status).toBe(404);
     expect(
-      (await outsider.post(`/organizations/${slug}`, { intent: "update-organization", name: "X", slug })).status,
+      (await outsider.post(`/organizations/${slug}/settings`, { intent: "update-organization", name: "X", slug }))
+        .status,
     ).toBe(404);
     expect((await outsider.get(`/organizations/${unique("nothing")}`)).status).toBe(404);
   });
 
   it("shows each role what it may do", async () => {
     const { owner, admin, member, slug } = await organizationWithMembers();
+    const section = async (who: Person, name: string) => (await who.get(`/organizations/${slug}/${name}`)).text();
     const pages = {
-      owner: await (await owner.get(`/organizations/${slug}`)).text(),
-      admin: await (await admin.get(`/organizations/${slug}`)).text(),
-      member: await (await member.get(`/organizations/${slug}`)).text(),
+      owner: (await section(owner, "settings")) + (await section(owner, "members")),
+      admin: (await section(admin, "settings")) + (await section(admin, "members")),
+      member: (await section(member, "settings")) + (await section(member, "members")),
     };
     // Settings: owner and admin.
     expect(pages.owner).toContain('data-section="settings"');
     expect(pages.admin).toContain('data-section="settings"');
     expect(pages.member).not.toContain('data-section="settings"');
     // Deletion: the owner only.
-    expect(pages.owner).toContain(`href="/organizations/${slug}/delete"`);
-    expect(pages.admin).not.toContain(`/organizations/${slug}/delete`);
-    expect(pages.member).not.toContain(`/organizations/${slug}/delete`);
+    expect(pages.owner).toContain(`href="/organizations/${slug}/settings/delete"`);
+    expect(pages.admin).not.toContain(`/organizations/${slug}/settings/delete`);
+    expect(pages.member).not.toContain(`/organizations/${slug}/settings/delete`);
     // Role changes and removals: not for members; an admin does not touch the owner.
     expect(pages.member).not.toContain('name="role"');
     expect(pages.member).not.toContain('aria-label="Remove');
@@ -225,20 +229,23 @@ describe("the organization page", () => {
     expect(pages.admin).not.toContain("Remove Olive Owner");
     expect(pages.admin).not.toContain('<option value="owner"');
     expect(pages.owner).toContain('<option value="owner"');
-    // Everyone may leave.
-    for (const html of Object.values(pages)) expect(html).toContain(`href="/organizations/${slug}/leave"`);
+    // Everyone may leave but the only owner, who is told why instead.
+    expect(pages.admin).toContain(`href="/organizations/${slug}/settings/leave"`);
+    expect(pages.member).toContain(`href="/organizations/${slug}/settings/leave"`);
+    expect(pages.owner).not.toContain(`href="/organizations/${slug}/settings/leave"`);
+    expect(pages.owner).toContain(organizationText("en", "leave.soleOwner"));
   });
 
   it("updates the settings, and refuses a member with 403", async () => {
     const { owner, member, organization, slug } = await organizationWithMembers();
-    const update = (who: Person, fields: Record<string, string>, path = `/organizations/${slug}`) =>
+    const update = (who: Person, fields: Record<string, string>, path = `/organizations/${slug}/settings`) =>
       who.post(path, { intent: "update-organization", name: "Acme", slug, logo: "", metadata: "", ...fields });
 
     // The member has no settings form; posting one anyway is refused.
     expect((await update(member, { name: "Hijacked" })).status).toBe(403);
     expect((await app.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } })).name).toBe("Acme");
 
-    const badMetadata = await update(owner, { metadata: '{"plan": ["pro"]}' }, `/fr/organizations/${slug}`);
+    const badMetadata = await update(owner, { metadata: '{"plan": ["pro"]}' }, `/fr/organizations/${slug}/settings`);
     expect(badMetadata.status).toBe(400);
     expect(await badMetadata.text()).toContain("Saisissez un objet JSON de clés et de valeurs");
 
@@ -255,7 +262,7 @@ describe("the organization page", () => {
       logo: "https://example.com/logo.png",
       metadata: '{"plan": "pro", "seats": 5}',
     });
-    expect(saved.headers.get("location")).toBe(`/organizations/${renamed}`);
+    expect(saved.headers.get("location")).toBe(`/organizations/${renamed}/settings`);
     expect(await (await follow(owner, saved)).text()).toContain("Settings saved");
     const row = await app.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } });
     expect(row).toMatchObject({ name: "Acme Renamed", slug: renamed, logo: "https://example.com/logo.png" });
@@ -263,7 +270,7 @@ describe("the organization page", () => {
     expect((await owner.get(`/organizations/${slug}`)).status).toBe(404);
 
     // Emptied fields clear the logo and the metadata.
-    await update(owner, { name: "Acme Renamed", slug: renamed }, `/organizations/${renamed}`);
+    await update(owner, { name: "Acme Renamed", slug: renamed }, `/organizations/${renamed}/settings`);
     expect(await app.prisma.organization.findUniqueOrThrow({ where: { id: organization.id } })).toMatchObject({
       logo: null,
       metadata: null,
@@ -273,16 +280,16 @@ describe("the organization page", () => {
   it("changes a member's role; an admin cannot make an owner", async () => {
     const { owner, admin, member, slug, memberId } = await organizationWithMembers();
     const id = await memberId(member);
-    const changed = await owner.post(`/organizations/${slug}`, {
+    const changed = await owner.post(`/organizations/${slug}/members`, {
       intent: "update-member-role",
       memberId: id,
       role: "admin",
     });
-    expect(changed.headers.get("location")).toBe(`/organizations/${slug}`);
+    expect(changed.headers.get("location")).toBe(`/organizations/${slug}/members`);
     expect(await (await follow(owner, changed)).text()).toContain("The role of Max Member was changed");
     expect((await app.prisma.member.findUniqueOrThrow({ where: { id } })).role).toBe("admin");
 
-    const refused = await admin.post(`/organizations/${slug}`, {
+    const refused = await admin.post(`/organizations/${slug}/members`, {
       intent: "update-member-role",
       memberId: id,
       role: "owner",
@@ -291,7 +298,7 @@ describe("the organization page", () => {
     expect(await refused.text()).toContain(errorText("en", "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER"));
     expect((await app.prisma.member.findUniqueOrThrow({ where: { id } })).role).toBe("admin");
 
-    const lastOwner = await owner.post(`/ja/organizations/${slug}`, {
+    const lastOwner = await owner.post(`/ja/organizations/${slug}/members`, {
       intent: "update-member-role",
       memberId: await memberId(owner),
       role: "member",
@@ -313,7 +320,7 @@ describe("the organization page", () => {
     expect((await owner.get(`/organizations/${slug}/members/${unique("nobody")}/remove`)).status).toBe(404);
 
     const removed = await owner.post(`/organizations/${slug}/members/${id}/remove`, { intent: "remove-member" });
-    expect(removed.headers.get("location")).toBe(`/organizations/${slug}`);
+    expect(removed.headers.get("location")).toBe(`/organizations/${slug}/members`);
     expect(await (await follow(owner, removed)).text()).toContain("Max Member was removed");
     expect(await app.prisma.member.findUnique({ where: { id } })).toBeNull();
 
@@ -328,39 +335,39 @@ describe("the organization page", () => {
   it("leaves through the confirmation page; the only owner cannot", async () => {
     const { owner, member, organization, slug } = await organizationWithMembers();
     await member.post("/organizations", { intent: "set-active", organizationId: organization.id });
-    expect((await member.get(`/organizations/${slug}/leave`)).status).toBe(200);
-    const left = await member.post(`/organizations/${slug}/leave`, { intent: "leave-organization" });
+    expect((await member.get(`/organizations/${slug}/settings/leave`)).status).toBe(200);
+    const left = await member.post(`/organizations/${slug}/settings/leave`, { intent: "leave-organization" });
     expect(left.headers.get("location")).toBe("/organizations");
     expect(await (await follow(member, left)).text()).toContain("You left Acme");
     expect(await app.prisma.member.count({ where: { userId: member.id } })).toBe(0);
     expect(await activeOrganizationId(member.id)).toBeNull();
     expect((await member.get(`/organizations/${slug}`)).status).toBe(404);
 
-    const refused = await owner.post(`/fr/organizations/${slug}/leave`, { intent: "leave-organization" });
+    const refused = await owner.post(`/fr/organizations/${slug}/settings/leave`, { intent: "leave-organization" });
     expect(refused.status).toBe(400);
     expect(await refused.text()).toContain(errorText("fr", "YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER"));
   });
 
   it("deletes through the confirmation page once the slug is typed; only the owner", async () => {
     const { owner, admin, organization, slug } = await organizationWithMembers();
-    const confirm = await owner.get(`/organizations/${slug}/delete`);
+    const confirm = await owner.get(`/organizations/${slug}/settings/delete`);
     expect(confirm.status).toBe(200);
     expect(await confirm.text()).toContain(`Type ${slug} to confirm`);
 
-    const mismatch = await owner.post(`/organizations/${slug}/delete`, {
+    const mismatch = await owner.post(`/organizations/${slug}/settings/delete`, {
       intent: "delete-organization",
       confirmSlug: "acme",
     });
     expect(mismatch.status).toBe(400);
     expect(await mismatch.text()).toContain("This is not the organization&#x27;s slug.");
 
-    const refused = await admin.post(`/organizations/${slug}/delete`, {
+    const refused = await admin.post(`/organizations/${slug}/settings/delete`, {
       intent: "delete-organization",
       confirmSlug: slug,
     });
     expect(refused.status).toBe(403);
 
-    const deleted = await owner.post(`/organizations/${slug}/delete`, {
+    const deleted = await owner.post(`/organizations/${slug}/settings/delete`, {
       intent: "delete-organization",
       confirmSlug: slug,
     });
@@ -447,7 +454,7 @@ describe("the invitation page", () => {
     const html = await visitor.text();
     const back = encodeURIComponent(`/invitations/${invitation.id}`);
     expect(html).toContain(`href="/signin?redirect=${back}"`);
-    expect(html).toContain(`href="/signup?redirect=${back}"`);
+    expect(html).toContain(`href="/signup?invitation=${invitation.id}&amp;redirect=${back}"`);
     expect(html).not.toContain("Invited Org");
 
     const signUp = await fetch(new URL(`/signup?redirect=${back}`, app.base), {
@@ -494,8 +501,12 @@ describe("invitations on the organization page", () => {
   it("invites by email (the email arrives), resends and cancels", async () => {
     const { owner, organization, slug } = await organizationWithMembers();
     const email = uniqueEmail("invitee");
-    const sent = await owner.post(`/organizations/${slug}`, { intent: "invite-member", email, role: "admin" });
-    expect(sent.headers.get("location")).toBe(`/organizations/${slug}`);
+    const sent = await owner.post(`/organizations/${slug}/invitations`, {
+      intent: "invite-member",
+      email,
+      role: "admin",
+    });
+    expect(sent.headers.get("location")).toBe(`/organizations/${slug}/invitations`);
     const html = await (await follow(owner, sent)).text();
     expect(html).toContain(`Invitation sent to ${email}`);
     expect(html).toMatch(new RegExp(`data-invitation="${email}"[\\s\\S]*?data-status="pending"`));
@@ -507,14 +518,18 @@ describe("invitations on the organization page", () => {
     expect(mail.text).toContain(`/invitations/${invitation.id}`);
 
     // Inviting the same address again is refused next to the field, in the page's language.
-    const again = await owner.post(`/ja/organizations/${slug}`, { intent: "invite-member", email, role: "member" });
+    const again = await owner.post(`/ja/organizations/${slug}/invitations`, {
+      intent: "invite-member",
+      email,
+      role: "member",
+    });
     expect(again.status).toBe(400);
     const againHtml = await again.text();
     expect(againHtml).toContain(errorText("ja", "USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION"));
     expect(inputNamed(againHtml, "email")).toContain('aria-invalid="true"');
 
     // A member already in is refused too.
-    const member = await owner.post(`/fr/organizations/${slug}`, {
+    const member = await owner.post(`/fr/organizations/${slug}/invitations`, {
       intent: "invite-member",
       email: owner.email,
       role: "member",
@@ -525,7 +540,7 @@ describe("invitations on the organization page", () => {
     // Resend: a new expiry and a second email.
     const before = invitation.expiresAt.getTime();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    const resent = await owner.post(`/organizations/${slug}`, {
+    const resent = await owner.post(`/organizations/${slug}/invitations`, {
       intent: "resend-invitation",
       invitationId: invitation.id,
     });
@@ -534,17 +549,20 @@ describe("invitations on the organization page", () => {
     expect(renewed.expiresAt.getTime()).toBeGreaterThan(before);
     await app.mailbox.waitFor(email, (m) => m !== mail);
 
-    const canceled = await owner.post(`/organizations/${slug}`, {
+    const canceled = await owner.post(`/organizations/${slug}/invitations`, {
       intent: "cancel-invitation",
       invitationId: invitation.id,
     });
     const canceledHtml = await (await follow(owner, canceled)).text();
     expect(canceledHtml).toContain(`Invitation to ${email} canceled`);
-    expect(canceledHtml).toMatch(new RegExp(`data-invitation="${email}"[\\s\\S]*?data-status="canceled"`));
+    // Gone from the pending list, into the folded history.
+    const [pendingPart, historyPart] = canceledHtml.split('data-testid="invitation-history"');
+    expect(pendingPart).not.toContain(`data-invitation="${email}"`);
+    expect(historyPart).toMatch(new RegExp(`data-invitation="${email}"[\\s\\S]*?data-status="canceled"`));
     expect((await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("canceled");
 
     // A closed invitation cannot be resent.
-    const closed = await owner.post(`/organizations/${slug}`, {
+    const closed = await owner.post(`/organizations/${slug}/invitations`, {
       intent: "resend-invitation",
       invitationId: invitation.id,
     });
@@ -555,21 +573,23 @@ describe("invitations on the organization page", () => {
   it("hides the invitations from a member and refuses their posts with 403", async () => {
     const { owner, member, admin, organization, slug } = await organizationWithMembers();
     const email = uniqueEmail("invitee");
-    await owner.post(`/organizations/${slug}`, { intent: "invite-member", email, role: "member" });
+    await owner.post(`/organizations/${slug}/invitations`, { intent: "invite-member", email, role: "member" });
     const invitation = await app.prisma.invitation.findFirstOrThrow({
       where: { organizationId: organization.id, email },
     });
 
+    // No tab, and nothing at the address, for a member.
     const html = await (await member.get(`/organizations/${slug}`)).text();
-    expect(html).not.toContain('data-section="invitations"');
+    expect(html).not.toContain(`href="/organizations/${slug}/invitations"`);
     expect(html).not.toContain(email);
-    const refused = await member.post(`/organizations/${slug}`, {
+    expect((await member.get(`/organizations/${slug}/invitations`)).status).toBe(404);
+    const refused = await member.post(`/organizations/${slug}/invitations`, {
       intent: "invite-member",
       email: uniqueEmail("other"),
       role: "member",
     });
     expect(refused.status).toBe(403);
-    const cancel = await member.post(`/organizations/${slug}`, {
+    const cancel = await member.post(`/organizations/${slug}/invitations`, {
       intent: "cancel-invitation",
       invitationId: invitation.id,
     });
@@ -577,10 +597,10 @@ describe("invitations on the organization page", () => {
     expect((await app.prisma.invitation.findUniqueOrThrow({ where: { id: invitation.id } })).status).toBe("pending");
 
     // An admin invites, but offers no owner role, and is refused one posted anyway.
-    const adminHtml = await (await admin.get(`/organizations/${slug}`)).text();
+    const adminHtml = await (await admin.get(`/organizations/${slug}/invitations`)).text();
     expect(adminHtml).toContain('data-section="invitations"');
     expect(adminHtml).toMatch(/<form[^>]*id="form-invite-member"/);
-    const owned = await admin.post(`/organizations/${slug}`, {
+    const owned = await admin.post(`/organizations/${slug}/invitations`, {
       intent: "invite-member",
       email: uniqueEmail("boss"),
       role: "owner",
@@ -592,7 +612,11 @@ describe("invitations on the organization page", () => {
   it("lists the pending invitations of the caller on /organizations", async () => {
     const { owner, slug } = await organizationWithMembers();
     const invitee = await person("Ivy Invitee");
-    await owner.post(`/organizations/${slug}`, { intent: "invite-member", email: invitee.email, role: "member" });
+    await owner.post(`/organizations/${slug}/invitations`, {
+      intent: "invite-member",
+      email: invitee.email,
+      role: "member",
+    });
     const invitation = await app.prisma.invitation.findFirstOrThrow({ where: { email: invitee.email } });
     const html = await (await invitee.get("/fr/organizations")).text();
     expect(html).toContain('data-testid="pending-invitations"');
@@ -604,16 +628,18 @@ describe("invitations on the organization page", () => {
 describe("teams on the organization page", () => {
   it("creates, renames and removes a team with confirmation; the last one stays, said in the page's language", async () => {
     const { owner, member, organization, slug } = await organizationWithMembers();
-    const created = await owner.post(`/organizations/${slug}`, { intent: "create-team", name: "Design" });
+    const created = await owner.post(`/organizations/${slug}/teams`, { intent: "create-team", name: "Design" });
     expect(await (await follow(owner, created)).text()).toContain("Team Design created");
     const team = await app.prisma.team.findFirstOrThrow({ where: { organizationId: organization.id, name: "Design" } });
 
     // A member sees the teams but cannot create one.
-    const memberHtml = await (await member.get(`/organizations/${slug}`)).text();
+    const memberHtml = await (await member.get(`/organizations/${slug}/teams`)).text();
     expect(memberHtml).toContain('data-team="Design"');
     expect(memberHtml).not.toContain('id="form-create-team"');
     expect(memberHtml).not.toContain(`/teams/${team.id}/remove`);
-    expect((await member.post(`/organizations/${slug}`, { intent: "create-team", name: "Mine" })).status).toBe(403);
+    expect((await member.post(`/organizations/${slug}/teams`, { intent: "create-team", name: "Mine" })).status).toBe(
+      403,
+    );
 
     const renamed = await owner.post(`/organizations/${slug}/teams/${team.id}`, {
       intent: "rename-team",
@@ -633,12 +659,12 @@ describe("teams on the organization page", () => {
     expect(last.status).toBe(400);
     expect(await last.text()).toContain(errorText("fr", "UNABLE_TO_REMOVE_LAST_TEAM"));
 
-    await owner.post(`/organizations/${slug}`, { intent: "create-team", name: "Sales" });
+    await owner.post(`/organizations/${slug}/teams`, { intent: "create-team", name: "Sales" });
     expect(
       (await member.post(`/organizations/${slug}/teams/${team.id}/remove`, { intent: "remove-team" })).status,
     ).toBe(403);
     const removed = await owner.post(`/organizations/${slug}/teams/${team.id}/remove`, { intent: "remove-team" });
-    expect(removed.headers.get("location")).toBe(`/organizations/${slug}`);
+    expect(removed.headers.get("location")).toBe(`/organizations/${slug}/teams`);
     expect(await (await follow(owner, removed)).text()).toContain("Team Product Design removed");
     expect(await app.prisma.team.findUnique({ where: { id: team.id } })).toBeNull();
     expect((await owner.get(`/organizations/${slug}/teams/${team.id}`)).status).toBe(404);
@@ -646,7 +672,7 @@ describe("teams on the organization page", () => {
 
   it("adds an organization member to a team and takes them out", async () => {
     const { owner, admin, member, organization, slug } = await organizationWithMembers();
-    await owner.post(`/organizations/${slug}`, { intent: "create-team", name: "Ops" });
+    await owner.post(`/organizations/${slug}/teams`, { intent: "create-team", name: "Ops" });
     const team = await app.prisma.team.findFirstOrThrow({ where: { organizationId: organization.id } });
     const path = `/organizations/${slug}/teams/${team.id}`;
 
@@ -655,7 +681,7 @@ describe("teams on the organization page", () => {
     const html = await (await follow(admin, added)).text();
     expect(html).toContain("Max Member was added to Ops");
     expect(html).toContain(`data-team-member="${member.email}"`);
-    expect(await (await owner.get(`/organizations/${slug}`)).text()).toContain(
+    expect(await (await owner.get(`/organizations/${slug}/teams`)).text()).toContain(
       organizationText("en", "teams.memberCount_one", { count: "1" }),
     );
 

@@ -41,6 +41,7 @@ export async function loader({ params, context }: Route.LoaderArgs) {
       state: "open" as const,
       invitation: {
         organizationName: invitation.organizationName,
+        inviterName: invitation.inviterName || invitation.inviterEmail,
         inviterEmail: invitation.inviterEmail,
         roles: invitation.role.split(",").map((role) => t(`roles.${role}`, { defaultValue: role })),
         expiresAt: invitation.expiresAt.toISOString(),
@@ -111,14 +112,20 @@ export default function Invitation({ loaderData, params }: Route.ComponentProps)
     <AuthCard title={loaderData.title}>
       {loaderData.state === "open" ? (
         <div className="flex flex-col gap-5" data-testid="invitation">
-          <p className="text-sm">
-            {t("invitation.body", {
-              inviter: loaderData.invitation.inviterEmail,
-              organization: loaderData.invitation.organizationName,
-              role: loaderData.invitation.roles.join(", "),
-            })}
-          </p>
-          <div className="flex gap-3">
+          <div className="flex flex-col gap-1 text-sm">
+            <p data-testid="invitation-inviter">
+              {t("invitation.body", {
+                name: loaderData.invitation.inviterName,
+                email: loaderData.invitation.inviterEmail,
+                organization: loaderData.invitation.organizationName,
+              })}
+            </p>
+            <p className="text-slate-600 dark:text-slate-400">
+              {t("invitation.role", { role: loaderData.invitation.roles.join(", ") })}
+            </p>
+          </div>
+          {/* The buttons wrap as a group on a narrow screen; a label never breaks inside. */}
+          <div className="flex flex-wrap gap-3" data-testid="invitation-answers">
             <AnswerButton intent="accept" label={t("invitation.accept")} primary />
             <AnswerButton intent="decline" label={t("invitation.decline")} />
           </div>
@@ -129,7 +136,11 @@ export default function Invitation({ loaderData, params }: Route.ComponentProps)
           <AppLink to={withRedirect(localize("/signin"), here)} className={buttonClass("primary", "w-full")}>
             {t("invitation.signIn")}
           </AppLink>
-          <AppLink to={withRedirect(localize("/signup"), here)} className={buttonClass("secondary", "w-full")}>
+          {/* The sign-up page fixes its email to the invitation's address (it reads it by the id). */}
+          <AppLink
+            to={`${localize("/signup")}?${new URLSearchParams({ invitation: params.id, redirect: here })}`}
+            className={buttonClass("secondary", "w-full")}
+          >
             {t("invitation.signUp")}
           </AppLink>
         </div>
@@ -153,9 +164,9 @@ export default function Invitation({ loaderData, params }: Route.ComponentProps)
 function AnswerButton({ intent, label, primary = false }: { intent: string; label: string; primary?: boolean }) {
   const pending = usePendingIntent(intent);
   return (
-    <Form method="post" className="flex-1">
+    <Form method="post" className="flex-1 basis-auto">
       <input type="hidden" name="intent" value={intent} />
-      <SubmitButton variant={primary ? "primary" : "secondary"} pending={pending} className="w-full">
+      <SubmitButton variant={primary ? "primary" : "secondary"} pending={pending} className="w-full whitespace-nowrap">
         {label}
       </SubmitButton>
     </Form>

@@ -8,7 +8,7 @@ import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
-import { deleteOrganizationSchema } from "~/lib/organization-forms";
+import { deleteOrganizationSchema, organizationPath } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
@@ -80,7 +80,7 @@ export const action = pageAction({
 export default function DeleteOrganization({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
   const locale = useLocale();
-  const back = useLocalize()(`/organizations/${params.slug}`);
+  const back = useLocalize()(organizationPath(params.slug, "settings"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("delete-organization");
   const schema = deleteOrganizationSchema(loaderData.slug);

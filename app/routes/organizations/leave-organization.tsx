@@ -6,7 +6,7 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
-import { leaveOrganizationSchema } from "~/lib/organization-forms";
+import { leaveOrganizationSchema, organizationPath } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -54,7 +54,7 @@ export const action = pageAction({
 
 export default function LeaveOrganization({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
-  const back = useLocalize()(`/organizations/${params.slug}`);
+  const back = useLocalize()(organizationPath(params.slug, "settings"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("leave-organization");
   const [form] = useForm({ lastResult: actionData?.result });

@@ -6,7 +6,7 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
-import { membersPath, membersViewSchema, removeMemberSchema } from "~/lib/organization-forms";
+import { membersPath, membersViewSchema, organizationPath, removeMemberSchema } from "~/lib/organization-forms";
 import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -41,7 +41,7 @@ async function memberToRemove({
   const member = await memberOfPage(organization.id, { id: params.memberId });
   if (!member) notFound(url.pathname);
   const { page } = membersViewSchema.parse(searchParamsOf(url));
-  const back = membersPath(localizePath(`/organizations/${organization.slug}`, getLocale(context)), page);
+  const back = membersPath(localizePath(organizationPath(organization.slug, "members"), getLocale(context)), page);
   return { auth, organization, member, back };
 }
 

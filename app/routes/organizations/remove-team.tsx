@@ -6,7 +6,7 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { localizePath } from "~/i18n/config";
-import { removeTeamSchema } from "~/lib/organization-forms";
+import { organizationPath, removeTeamSchema } from "~/lib/organization-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -44,7 +44,7 @@ export const action = pageAction({
       rateLimit: "/organization/remove-team",
       async run({ args: { context }, auth, meta, locale, page: { organization, team } }) {
         await removeTeam(auth, { teamId: team.id, organizationId: organization.id }, meta);
-        return redirectWithToast(localizePath(`/organizations/${organization.slug}`, locale), {
+        return redirectWithToast(localizePath(organizationPath(organization.slug, "teams"), locale), {
           type: "success",
           title: organizationT(context)("teams.removed", { name: team.name }),
         });
@@ -55,7 +55,7 @@ export const action = pageAction({
 
 export default function RemoveTeam({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
-  const back = useLocalize()(`/organizations/${params.slug}`);
+  const back = useLocalize()(organizationPath(params.slug, "teams"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("remove-team");
   const [form] = useForm({ lastResult: actionData?.result });

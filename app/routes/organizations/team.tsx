@@ -10,7 +10,7 @@ import { inputClass } from "~/components/ui/Input";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
 import { AppLink } from "~/components/AppLink";
 import { localizePath } from "~/i18n/config";
-import { renameTeamSchema, teamMemberSchema, teamViewSchema } from "~/lib/organization-forms";
+import { organizationPath, renameTeamSchema, teamMemberSchema, teamViewSchema } from "~/lib/organization-forms";
 import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -61,7 +61,7 @@ type Ctx<S extends z.ZodType> = IntentContext<"required", Page, z.output<S>>;
 function done({ args, locale, page }: Ctx<z.ZodType>, title: string) {
   const query = queryOf(args.url);
   return redirectWithToast(
-    localizePath(`/organizations/${page.organization.slug}/teams/${page.team.id}`, locale) +
+    localizePath(`${organizationPath(page.organization.slug, "teams")}/${page.team.id}`, locale) +
       (query ? `?${new URLSearchParams({ q: query })}` : ""),
     { type: "success", title },
     { headers: { "X-Remix-Replace": "true" } },
@@ -113,7 +113,7 @@ type LoaderData = Route.ComponentProps["loaderData"];
 
 export default function Team({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
-  const back = useLocalize()(`/organizations/${params.slug}`);
+  const back = useLocalize()(organizationPath(params.slug, "teams"));
   // After a success the dialog is reloaded under a new location key: the forms start afresh.
   const { key } = useLocation();
   const { team, members } = loaderData;

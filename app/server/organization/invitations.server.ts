@@ -230,18 +230,32 @@ export async function cancelInvitation(auth: AuthSession, invitationId: string, 
   return canceled;
 }
 
+/**
+ * The address an open invitation was sent to, for the sign-up page it links to (which fixes
+ * its email field to it); null for an unknown, answered, withdrawn or expired one. The id is
+ * the secret of the invitation's own link, so the address tells its holder nothing new.
+ */
+export async function invitedAddress(invitationId: string): Promise<string | null> {
+  const invitation = await prisma.invitation.findFirst({
+    where: { id: invitationId, ...open() },
+    select: { email: true },
+  });
+  return invitation?.email ?? null;
+}
+
 /** An open invitation for its recipient, with what the invitation page shows about it. */
 export async function getInvitation(auth: AuthSession, invitationId: string) {
   const invitation = await recipientsInvitation(auth, invitationId);
   const inviter = await prisma.member.findUnique({
     where: { organizationId_userId: { organizationId: invitation.organizationId, userId: invitation.inviterId } },
-    include: { user: { select: { email: true } }, organization: { select: { name: true, slug: true } } },
+    include: { user: { select: { name: true, email: true } }, organization: { select: { name: true, slug: true } } },
   });
   if (!inviter) fail("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
   return {
     ...invitation,
     organizationName: inviter.organization.name,
     organizationSlug: inviter.organization.slug,
+    inviterName: inviter.user.name,
     inviterEmail: inviter.user.email,
   };
 }

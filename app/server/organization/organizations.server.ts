@@ -394,7 +394,7 @@ export async function addMember(
   return member;
 }
 
-async function ownerCount(organizationId: string, tx: Prisma.TransactionClient | typeof prisma = prisma) {
+export async function ownerCount(organizationId: string, tx: Prisma.TransactionClient | typeof prisma = prisma) {
   const members = await tx.member.findMany({ where: { organizationId }, select: { role: true } });
   return members.filter((m) => isOwner(m.role)).length;
 }

@@ -118,16 +118,39 @@ export function organizationById(id: string) {
   return prisma.organization.findUniqueOrThrow({ where: { id }, select: { name: true, slug: true } });
 }
 
-/** An organization's invitations for its page, newest first; a pending one past its expiry reads "expired". */
+/**
+ * An organization's invitations for its page, newest first, split in two: the open ones (to
+ * resend or cancel) and the history (answered, canceled, or past their expiry, which read
+ * "expired"), of which only the latest HISTORY_SHOWN are listed, with how many there are.
+ */
 export async function invitationsOfPage(auth: AuthSession, organizationId: string) {
   const now = Date.now();
-  return (await listInvitations(auth, organizationId)).map((invitation) => ({
+  const rows = (await listInvitations(auth, organizationId)).map((invitation) => ({
     id: invitation.id,
     email: invitation.email,
     role: invitation.role,
     status: invitation.status === "pending" && invitation.expiresAt.getTime() <= now ? "expired" : invitation.status,
     expiresAt: invitation.expiresAt.toISOString(),
   }));
+  const history = rows.filter((invitation) => invitation.status !== "pending");
+  return {
+    pending: rows.filter((invitation) => invitation.status === "pending"),
+    history: history.slice(0, HISTORY_SHOWN),
+    historyTotal: history.length,
+  };
+}
+
+/** How many invitations of its history the invitations section lists (the latest). */
+const HISTORY_SHOWN = 20;
+
+/** What an organization's overview counts: its members, open invitations and teams. */
+export async function organizationCounts(organizationId: string) {
+  const [members, invitations, teams] = await Promise.all([
+    prisma.member.count({ where: { organizationId } }),
+    prisma.invitation.count({ where: { organizationId, status: "pending", expiresAt: { gt: new Date() } } }),
+    prisma.team.count({ where: { organizationId } }),
+  ]);
+  return { members, invitations, teams };
 }
 
 /**
@@ -174,7 +197,13 @@ export async function teamCandidates(organizationId: string, team: { members: { 
     where: {
       organizationId,
       userId: { notIn: team.members.map((member) => member.userId) },
-      ...(query ? { user: { OR: [{ name: containing(query) }, { email: containing(query) }] } } : {}),
+      // A banned user cannot work in a team: they are not offered (a ban past its expiry is over).
+      user: {
+        AND: [
+          { OR: [{ banned: false }, { banExpires: { lte: new Date() } }] },
+          ...(query ? [{ OR: [{ name: containing(query) }, { email: containing(query) }] }] : []),
+        ],
+      },
     },
     include: { user: memberUser },
     orderBy: [{ createdAt: "asc" }, { id: "asc" }],
