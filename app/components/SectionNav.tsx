@@ -1,4 +1,5 @@
-import { NavLink } from "react-router";
+import { useEffect, useRef } from "react";
+import { NavLink, useLocation } from "react-router";
 
 export type Section = { to: string; label: string; end?: boolean };
 
@@ -8,8 +9,19 @@ export type Section = { to: string; label: string; end?: boolean };
  * instead of widening the page.
  */
 export function SectionNav({ label, sections }: { label: string; sections: Section[] }) {
+  const row = useRef<HTMLElement>(null);
+  const { pathname } = useLocation();
+  // On a phone the current tab may sit past the row's right edge: bring it into view.
+  useEffect(() => {
+    const current = row.current?.querySelector<HTMLElement>("[aria-current=page]");
+    if (row.current && current) row.current.scrollLeft = current.offsetLeft - row.current.clientWidth / 3;
+  }, [pathname]);
   return (
-    <nav aria-label={label} className="-mx-4 mb-6 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-800">
+    <nav
+      ref={row}
+      aria-label={label}
+      className="-mx-4 mb-6 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-800"
+    >
       <ul className="flex gap-1 whitespace-nowrap">
         {sections.map((section) => (
           <li key={section.to}>

@@ -32,6 +32,15 @@ describe("translations", () => {
   }
 });
 
+describe("terms", () => {
+  // One word per idea: Japanese mixed ログイン and サインイン for the same step.
+  it("Japanese says ログイン and ログアウト, never サインイン or サインアウト", () => {
+    for (const ns of [...namespaces, "email"]) {
+      for (const [key, text] of load("ja", ns)) expect(text, `ja:${ns}:${key}`).not.toMatch(/サインイン|サインアウト/);
+    }
+  });
+});
+
 describe("locale paths", () => {
   it("splits a locale prefix off a path", () => {
     expect(splitLocale("/fr/pricing")).toEqual({ locale: "fr", path: "/pricing" });
