@@ -20,7 +20,7 @@ export function SectionNav({ label, sections }: { label: string; sections: Secti
     <nav
       ref={row}
       aria-label={label}
-      className="-mx-4 mb-6 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-800"
+      className="relative -mx-4 mb-6 overflow-x-auto border-b border-slate-200 px-4 dark:border-slate-800"
     >
       <ul className="flex gap-1 whitespace-nowrap">
         {sections.map((section) => (
