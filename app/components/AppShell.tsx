@@ -15,15 +15,19 @@ import { useLocalize, useRootData } from "~/lib/use-root-data";
 export interface ShellData {
   organizations: SwitcherOrganization[];
   activeOrganizationId: string | null;
+  /** The active organization's invitations section is theirs to open. */
+  mayInvite: boolean;
 }
 
 type NavItem = { path: string; labelKey: string; icon: IconName; end?: boolean };
 
 /** The active organization's sections, in the order its own tabs show them. */
-const organizationNav = (slug: string): NavItem[] => [
+const organizationNav = (slug: string, mayInvite: boolean): NavItem[] => [
   { path: `/organizations/${slug}`, labelKey: "nav.overview", icon: "home", end: true },
   { path: `/organizations/${slug}/members`, labelKey: "nav.members", icon: "users" },
-  { path: `/organizations/${slug}/invitations`, labelKey: "nav.invitations", icon: "arrow-right" },
+  ...(mayInvite
+    ? [{ path: `/organizations/${slug}/invitations`, labelKey: "nav.invitations", icon: "arrow-right" as const }]
+    : []),
   { path: `/organizations/${slug}/teams`, labelKey: "nav.teams", icon: "layers" },
   { path: `/organizations/${slug}/settings`, labelKey: "nav.organizationSettings", icon: "settings" },
   { path: `/organizations/${slug}/billing`, labelKey: "nav.organizationBilling", icon: "credit-card" },
@@ -85,10 +89,10 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
           <div className="mb-4 hidden h-6 items-center px-2 lg:flex">
             <Brand to="/dashboard" />
           </div>
-          <OrganizationSwitcher {...shell} />
+          <OrganizationSwitcher organizations={shell.organizations} activeOrganizationId={shell.activeOrganizationId} />
           <nav aria-label={t("nav.app")} className="mt-4 flex flex-1 flex-col gap-5">
             <NavGroup items={[{ path: "/dashboard", labelKey: "nav.dashboard", icon: "dashboard" }]} />
-            {active ? <NavGroup title={active.name} items={organizationNav(active.slug)} /> : null}
+            {active ? <NavGroup title={active.name} items={organizationNav(active.slug, shell.mayInvite)} /> : null}
             <NavGroup title={t("nav.account")} items={accountNav} />
             {user?.isAdmin ? <AdminGroup /> : null}
           </nav>

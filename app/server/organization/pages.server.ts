@@ -12,14 +12,8 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
-import {
-  checkSlug,
-  listOrganizations,
-  memberUser,
-  membershipOf,
-  organizationOut,
-  setActiveOrganization,
-} from "./organizations.server";
+import { can } from "./permissions.server";
+import { checkSlug, memberUser, membershipOf, organizationOut, setActiveOrganization } from "./organizations.server";
 
 /** How many members the organization page lists at once. */
 const MEMBERS_PAGE_SIZE = 50;
@@ -236,9 +230,19 @@ export async function teamOfRequest({
 
 /** The signed-in shell's switcher: the user's organizations and the session's active one. */
 export async function shellOf(auth: AuthSession) {
-  const organizations = await listOrganizations(auth.user.id);
+  const activeOrganizationId = auth.session.activeOrganizationId ?? null;
+  const memberships = await prisma.member.findMany({
+    where: { userId: auth.user.id },
+    select: { role: true, organization: { select: { id: true, name: true, slug: true } } },
+    orderBy: { organization: { createdAt: "asc" } },
+  });
+  const active = memberships.find(({ organization }) => organization.id === activeOrganizationId);
   return {
-    organizations: organizations.map(({ id, name, slug }) => ({ id, name, slug })),
-    activeOrganizationId: auth.session.activeOrganizationId ?? null,
+    organizations: memberships.map(({ organization }) => organization),
+    activeOrganizationId,
+    // The invitations section is for the roles that send or withdraw invitations.
+    mayInvite: active
+      ? can(active.role, "invitation", ["create"]) || can(active.role, "invitation", ["cancel"])
+      : false,
   };
 }
