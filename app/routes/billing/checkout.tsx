@@ -98,7 +98,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
   const plan = plans.find((candidate) => candidate.id === planId)!;
   const money = numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 0 });
   return (
-    <div className="mx-auto flex max-w-xl flex-col gap-6">
+    <div className="flex max-w-2xl flex-col gap-6">
       <div>
         <h1 className="text-2xl font-bold tracking-tight">
           {t("checkout.title", { plan: tp(`plans.${planId}.name`) })}
