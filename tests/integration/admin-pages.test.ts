@@ -169,7 +169,8 @@ describe("impersonation", () => {
     const user = await browserOf("user", "Imma User");
     const adminToken = admin.jar.get("app.session_token");
     const started = await submit(admin, "/admin/users", { intent: "impersonate", userId: user.id });
-    expect([started.status, started.headers.get("location")]).toEqual([302, "/"]);
+    // Acting as the user: where the user's own sign-in lands.
+    expect([started.status, started.headers.get("location")]).toEqual([302, "/dashboard"]);
     expect(admin.jar.get("app.session_token")).not.toBe(adminToken);
 
     const profile = await (await open(admin, "/profile")).text();

@@ -24,10 +24,10 @@ describe("server errors", () => {
     const res = await get(`${app.base}/fr/pricing`, { Cookie: cookie });
     expect(res.status).toBe(500);
     const html = await res.text();
-    expect(attr(html, /<title>([^<]+)<\/title>/)).toBe("500 - Internal Server Error");
+    expect(attr(html, /<title>([^<]+)<\/title>/)).toBe("500 - Erreur interne du serveur");
     expect(attr(html, /<html lang="([^"]+)"/)).toBe("fr");
     expect(html).toContain('data-testid="error-status">500');
-    expect(html).toContain("Internal Server Error");
+    expect(html).toContain("Erreur interne du serveur");
     expect(html).not.toMatch(/prisma|no such table|does not exist/i);
   });
 

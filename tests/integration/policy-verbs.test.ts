@@ -128,6 +128,7 @@ const MODULES: {
       membershipLimit: "reads configuration",
       organizationOut: "shapes a row",
       membershipOf: "a lookup the checks themselves use",
+      ownerCount: "a count the last-owner rule and the pages read",
       requireMembership: "the membership check itself",
       requirePermission: "the permission check itself",
       auditOrganization: "writes the audit row of a verb that has checked",

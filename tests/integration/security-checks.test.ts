@@ -185,6 +185,7 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       ["admin", "/profile/sessions", "routes/profile/sessions.tsx"],
       ["admin", "/profile/data", "routes/profile/data.tsx"],
       ["admin", "/profile/two-factor", "routes/profile/two-factor.tsx"],
+      ["admin", "/dashboard", "routes/dashboard.tsx"],
       ["admin", "/billing", "routes/billing/billing.tsx"],
       ["admin", "/billing/success", "routes/billing/success.tsx"],
       ["admin", "/checkout?plan=pro", "routes/billing/checkout.tsx"],

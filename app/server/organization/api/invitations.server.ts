@@ -67,7 +67,9 @@ export const endpoints = [
     session: "required",
     query: z.object({ id: param(z.string().min(1)) }),
     async handler({ query, auth }) {
-      return getInvitation(auth, query.id);
+      // The wire keeps better-auth's shape; the inviter's name is for the invitation page.
+      const { inviterName: _, ...invitation } = await getInvitation(auth, query.id);
+      return invitation;
     },
   }),
 
