@@ -58,6 +58,11 @@ const PAGES: Record<string, Visit[]> = {
     // A signed-in person who is not an admin, on an admin page.
     { area: "user", url: "/admin/dashboard", lands: "/403", shows: heading },
   ],
+  // The signed-in home, with an organization (the user) and without one (the admin).
+  dashboard: [
+    { area: "user", url: "/dashboard", shows: heading },
+    { area: "admin", url: "/dashboard", shows: heading },
+  ],
   "verify-email": [
     { area: "guest", url: "/verify-email", shows: heading },
     { area: "user", url: "/verify-email", shows: heading },
