@@ -65,7 +65,8 @@ const PAGES: Record<string, Visit[]> = {
   ],
   "verify-email": [
     { area: "guest", url: "/verify-email", shows: heading },
-    { area: "user", url: "/verify-email", shows: heading },
+    // Verified and signed in: sent on to the dashboard.
+    { area: "user", url: "/verify-email", lands: "/dashboard", shows: heading },
   ],
   "invitations/:id": [
     { area: "guest", url: "/invitations/{invitationId}", shows: heading },
@@ -492,7 +493,7 @@ test.describe("keyboard alone", () => {
     await expect(page.getByText(t("signUp.sentTitle"))).toBeVisible();
     // The emailed link signs the new account in.
     await page.goto((await waitForLink(email, "/api/auth/verify-email")).url);
-    await expect(page).toHaveURL(/\/verify-email$/);
+    await expect(page).toHaveURL(/\/dashboard$/);
     await settled(page, "light");
 
     // ---- sign out from the account menu, and in again ----
@@ -629,6 +630,7 @@ test.describe("keyboard alone", () => {
     await tabTo(page, ban);
     await page.keyboard.press("Enter");
     await expect(page).toHaveURL(/\/admin\/users\/[^/]+\/ban\?q=/);
-    await expectModalDialog(page, ban, /\/admin\/users\?q=/);
+    // The menu closed as its item opened the dialog: focus comes back to the menu's button.
+    await expectModalDialog(page, row.locator("summary"), /\/admin\/users\?q=/);
   });
 });

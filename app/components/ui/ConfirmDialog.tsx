@@ -35,7 +35,11 @@ export function ConfirmDialog({
       dialog.showModal();
     }
     return () => {
-      if (!dialog.isConnected && opener?.isConnected) opener.focus({ preventScroll: true });
+      if (!dialog.isConnected && opener?.isConnected) {
+        // An item of a menu that closed as the dialog opened: focus goes to the menu's button.
+        const menu = opener.closest("details:not([open])")?.querySelector("summary");
+        (menu ?? opener).focus({ preventScroll: true });
+      }
     };
   }, [active]);
   return (
