@@ -50,8 +50,8 @@ for (const locale of ["en", "ja"] as const) {
     // ---- the emailed link verifies and signs in ----
     const { url } = await waitForLink(email, "/api/auth/verify-email", 2);
     await page.goto(url);
-    await expect(page).toHaveURL(`${P}/verify-email`);
-    await expect(page.getByTestId("verify-success")).toContainText(t("verifyEmail.successBody"));
+    await expect(page).toHaveURL(`${P}/dashboard`);
+    await expect(toast(page, t("verifyEmail.successTitle"))).toContainText(t("verifyEmail.successBody"));
 
     // ---- change password in the security settings ----
     await page.goto(`${P}/profile/email`);

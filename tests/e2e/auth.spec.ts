@@ -89,12 +89,15 @@ for (const locale of ["en", "fr"] as const) {
 
     // ---- the emailed link verifies the address and signs in ----
     await page.goto(latest.url);
-    await expect(page).toHaveURL(`${P}/verify-email`);
-    await expect(page.getByTestId("verify-success")).toContainText(t("verifyEmail.successBody"));
+    await expect(page).toHaveURL(`${P}/dashboard`);
+    await expect(toast(page, t("verifyEmail.successTitle"))).toContainText(t("verifyEmail.successBody"));
     await expect(page.getByRole("banner").getByLabel(t("common:nav.account"))).toBeVisible();
 
     // ---- profile: fresh data after each action, with a toast ----
-    await page.getByRole("link", { name: t("verifyEmail.goToProfile") }).click();
+    await page
+      .getByTestId("app-nav")
+      .getByRole("link", { name: t("common:nav.settings") })
+      .click();
     await expect(page).toHaveURL(`${P}/profile`);
     await hydrated(page);
     const settingsTabs = page.getByRole("navigation", { name: t("common:settings.label") });
@@ -141,7 +144,7 @@ for (const locale of ["en", "fr"] as const) {
     await otherSignIn.getByLabel(t("form.email"), { exact: true }).fill(email);
     await otherSignIn.getByLabel(t("form.password"), { exact: true }).fill(second);
     await otherSignIn.getByRole("button", { name: t("signIn.submit") }).click();
-    await expect(otherPage).toHaveURL(P || "/");
+    await expect(otherPage).toHaveURL(`${P}/dashboard`);
     await settingsTabs.getByRole("link", { name: t("common:settings.sessions") }).click();
     await expect(page).toHaveURL(`${P}/profile/sessions`);
     const sessions = page.getByTestId("session-list").locator("tr");
@@ -214,7 +217,7 @@ for (const locale of ["en", "fr"] as const) {
     await signIn.getByLabel(t("form.email"), { exact: true }).fill(email);
     await signIn.getByLabel(t("form.password"), { exact: true }).fill(third);
     await signIn.getByRole("button", { name: t("signIn.submit") }).click();
-    await expect(page).toHaveURL(P || "/");
+    await expect(page).toHaveURL(`${P}/dashboard`);
 
     // ---- delete the account: confirmed with the password ----
     await page.goto(`${P}/profile/data`);

@@ -89,7 +89,7 @@ for (const locale of ["en", "ja"] as const) {
     const signOut = async () => {
       await page.getByRole("banner").getByLabel(t("common:nav.account")).click();
       await page
-        .getByTestId("nav-menu")
+        .getByRole("banner")
         .getByRole("button", { name: t("common:nav.signOut") })
         .click();
       await expect(toast(page, t("common:toast.signedOut"))).toBeVisible();

@@ -10,7 +10,7 @@ for (const locale of ["en", "fr"] as const) {
     const user = await nextProviderUser();
     await page.goto(`${prefixOf(locale)}/signin`);
     await page.getByRole("button", { name: t("social.continueWith", { provider: "Google" }) }).click();
-    await expect(page).toHaveURL(locale === "en" ? /:\d+\/$/ : /:\d+\/fr$/);
+    await expect(page).toHaveURL(locale === "en" ? /:\d+\/dashboard$/ : /:\d+\/fr\/dashboard$/);
     expect(await sessionEmail(page)).toBe(user.email);
   });
 }

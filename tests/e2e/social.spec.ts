@@ -16,7 +16,7 @@ for (const locale of ["en", "fr"] as const) {
     await expect(google).toBeVisible();
     await expect(google.locator("use")).toHaveAttribute("href", /#brand-google$/);
     await google.click();
-    await expect(page).toHaveURL(locale === "en" ? /:\d+\/$/ : /:\d+\/fr$/);
+    await expect(page).toHaveURL(locale === "en" ? /:\d+\/dashboard$/ : /:\d+\/fr\/dashboard$/);
     expect(await sessionEmail(page)).toBe(user.email);
   });
 }
