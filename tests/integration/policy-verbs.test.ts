@@ -181,6 +181,7 @@ const MODULES: {
     },
     noCallerCheck: {
       addressedTo: "the recipient rule itself",
+      invitedAddress: "the invitation's id is the secret of its own link; its holder already has the address",
       listUserInvitations: "only the invitations addressed to the caller",
     },
   },
