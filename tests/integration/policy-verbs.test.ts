@@ -292,6 +292,7 @@ const MODULES: {
     },
     noCallerCheck: {
       activeProviderId: "reads configuration",
+      paymentsState: "reads configuration: whether payments are off, unconfigured or ready",
       referenceOf: "names a reference; resolveReference checks it",
       activeSubscriptions: "a lookup by ids its callers have checked (the verbs, the caller's own billing page)",
       subscriptionOut: "shapes a row",
