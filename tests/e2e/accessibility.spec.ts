@@ -406,10 +406,10 @@ test.describe("axe, light and dark", () => {
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));
     await elsewhere.close();
 
-    // The navbar's and the menu's pop-overs, open: account, language, organizations; the search palette.
+    // The shell's pop-overs, open: account, language, organizations; the search palette.
     await openPage(page, `/organizations/${slug}`);
     await page.getByRole("banner").getByLabel(t("common:nav.account")).click();
-    await page.getByRole("banner").getByLabel(t("common:locale.label")).click();
+    await page.getByTestId("app-nav").getByLabel(t("common:locale.label")).click();
     await page.getByTestId("organization-switcher").getByLabel(t("common:organizations.switcher")).click();
     problems.push(...(await auditThemes(page, `/organizations/${slug}, its menus open`)));
     await page.keyboard.press("ControlOrMeta+K");
