@@ -112,6 +112,7 @@ function OrganizationCard({ organization }: { organization: LoaderData["organiza
   );
 }
 
+/** A figure of the organization; its label links to the section (the whole card is the target). */
 function Figure({
   label,
   to,
@@ -124,14 +125,14 @@ function Figure({
   children: React.ReactNode;
 }) {
   return (
-    <AppLink
-      to={to}
-      data-testid={testId}
-      className="rounded-lg border border-slate-200 p-3 hover:border-primary-300 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/60"
-    >
-      <dt className="text-xs text-slate-600 dark:text-slate-400">{label}</dt>
+    <div className="relative rounded-lg border border-slate-200 p-3 hover:border-primary-300 hover:bg-slate-50 dark:border-slate-800 dark:hover:bg-slate-800/60">
+      <dt className="text-xs text-slate-600 dark:text-slate-400">
+        <AppLink to={to} data-testid={testId} className="after:absolute after:inset-0">
+          {label}
+        </AppLink>
+      </dt>
       <dd className="mt-1 text-lg font-semibold">{children}</dd>
-    </AppLink>
+    </div>
   );
 }
 
