@@ -137,7 +137,10 @@ export default function Users({ loaderData }: Route.ComponentProps) {
     if (!link || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
     event.preventDefault();
-    link.closest("details[data-menu]")?.removeAttribute("open");
+    const menu = link.closest("details[data-menu]");
+    menu?.removeAttribute("open");
+    // The link is hidden with its menu: the menu's button holds focus, and has it back after.
+    menu?.querySelector("summary")?.focus();
     navigate(link.getAttribute("href")!, { preventScrollReset: true });
   };
   // A row's menu closes once one of its items is chosen: the page stays (it is revalidated
