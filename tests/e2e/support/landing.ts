@@ -2,6 +2,7 @@ import { expect, type Page } from "@playwright/test";
 import { BASE_URL } from "../../../playwright.config";
 import { secretOfURI, stepAt, totp } from "../../support/totp";
 import { formWith, prefixOf, texts, toast, uniqueEmail } from "./auth";
+import { signInWithPassword, signOut } from "./two-factor";
 import { waitForLink } from "./mail";
 
 /**
@@ -43,7 +44,7 @@ export async function landingJourney(page: Page, locale: string) {
 
   // ---- a returning sign-in: the dashboard, in the organization last used ----
   await signOut(page, locale);
-  await signIn(page, locale, email, password);
+  await signInWithPassword(page, locale, email, password);
   await expect(page).toHaveURL(`${P}/dashboard`);
   await expect(active).toHaveText(organization);
   await expect(page.getByTestId("dashboard-organization")).toContainText(organization);
@@ -74,27 +75,11 @@ export async function landingJourney(page: Page, locale: string) {
   await page.goto(`${P}/dashboard`);
   await expect(active).toHaveText(organization);
   await signOut(page, locale);
-  await signIn(page, locale, email, password);
+  await signInWithPassword(page, locale, email, password);
   await expect(page).toHaveURL(new RegExp(`${P}/signin/two-factor`));
   const second = formWith(page, t("twoFactor.signIn.submit"));
   await second.getByLabel(t("twoFactor.signIn.totp.label"), { exact: true }).fill(totp(secret, stepAt() + 1));
   await second.getByRole("button", { name: t("twoFactor.signIn.submit") }).click();
   await expect(page).toHaveURL(`${P}/dashboard`);
   await expect(active).toHaveText(organization);
-}
-
-async function signOut(page: Page, locale: string) {
-  const t = texts(locale);
-  await page.getByRole("banner").getByLabel(t("common:nav.account")).click();
-  await page.getByRole("button", { name: t("common:nav.signOut") }).click();
-  await expect(toast(page, t("common:toast.signedOut"))).toBeVisible();
-}
-
-async function signIn(page: Page, locale: string, email: string, password: string) {
-  const t = texts(locale);
-  await page.goto(`${prefixOf(locale)}/signin`);
-  const form = formWith(page, t("signIn.submit"));
-  await form.getByLabel(t("form.email"), { exact: true }).fill(email);
-  await form.getByLabel(t("form.password"), { exact: true }).fill(password);
-  await form.getByRole("button", { name: t("signIn.submit") }).click();
 }

@@ -70,14 +70,14 @@ export async function twoFactorJourney(page: Page, locale: string) {
   await expect(page.getByTestId("two-factor-state")).toContainText(t("twoFactor.section.codesLeft", { count: "9" }));
 }
 
-async function signOut(page: Page, locale: string) {
+export async function signOut(page: Page, locale: string) {
   const t = texts(locale);
   await page.getByRole("banner").getByLabel(t("common:nav.account")).click();
   await page.getByRole("button", { name: t("common:nav.signOut") }).click();
   await expect(toast(page, t("common:toast.signedOut"))).toBeVisible();
 }
 
-async function signInWithPassword(page: Page, locale: string, email: string, password: string) {
+export async function signInWithPassword(page: Page, locale: string, email: string, password: string) {
   const t = texts(locale);
   await page.goto(`${prefixOf(locale)}/signin`);
   const form = formWith(page, t("signIn.submit"));
