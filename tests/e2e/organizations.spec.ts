@@ -28,8 +28,8 @@ for (const locale of ["en", "ja"] as const) {
 
     // ---- the second: the same name's slug is taken; a slug of one's own stays ----
     await page
-      .getByRole("navigation", { name: t("common:nav.account") })
-      .getByRole("link", { name: t("common:pages.organizations") })
+      .getByTestId("app-nav")
+      .getByRole("link", { name: t("common:pages.organizations"), exact: true })
       .click();
     await page
       .getByRole("main")
