@@ -172,6 +172,9 @@ function schemaFor(isProduction: boolean) {
     HOST: text().default("0.0.0.0"),
     BASE_URL: origin().optional(), // default depends on PORT: filled in below
     TRUSTED_ORIGINS: originList().default([]),
+    // Identity-provider origins the server may reach although they resolve to private or
+    // loopback addresses (tests, an IdP inside the company network). Others must be public.
+    SSO_IDP_ORIGIN: originList().default([]),
     DATABASE_URL: text()
       .refine((value) => /^(file:|postgres(ql)?:\/\/)/.test(value), {
         message: 'must start with "file:" (SQLite) or "postgres://" / "postgresql://" (PostgreSQL)',

@@ -26,6 +26,7 @@ const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   ["team", "delete", true, true, false],
   // Beyond better-auth's default table: the organization's subscription (owner or admin only).
   ["billing", "manage", true, true, false],
+  ["sso", "manage", true, true, false],
 ];
 
 describe("the organization permission table", () => {

@@ -5,7 +5,7 @@
  * allow. A member's role is a comma-separated list ("admin,member"); a member may do what
  * any of their roles may. The table is better-auth's organization plugin's default (owner:
  * everything; admin: everything but deleting the organization; member: nothing), so its
- * clients see the same refusals, plus `billing: manage` for owners and admins.
+ * clients see the same refusals, plus `billing: manage` and `sso: manage` for owners and admins.
  */
 export const ORGANIZATION_ROLES = ["owner", "admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
@@ -17,6 +17,8 @@ export const PERMISSIONS = {
   team: ["create", "update", "delete"],
   // Subscribing the organization, cancelling, restoring, the billing portal.
   billing: ["manage"],
+  // The organization's identity providers, their domains, SCIM tokens and whether SSO is required.
+  sso: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 
@@ -32,6 +34,7 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     invitation: ["create", "cancel"],
     team: ["create", "update", "delete"],
     billing: ["manage"],
+    sso: ["manage"],
   },
   member: {},
 };

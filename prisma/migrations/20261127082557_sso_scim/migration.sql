@@ -1,0 +1,135 @@
+-- CreateTable
+CREATE TABLE "sso_provider" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "providerId" TEXT NOT NULL,
+    "issuer" TEXT NOT NULL,
+    "domain" TEXT NOT NULL,
+    "organizationId" TEXT NOT NULL,
+    "userId" TEXT,
+    "oidcConfig" TEXT,
+    "samlConfig" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "sso_provider_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "organization" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "sso_domain" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "providerId" TEXT NOT NULL,
+    "domain" TEXT NOT NULL,
+    "token" TEXT NOT NULL,
+    "verifiedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "sso_domain_providerId_fkey" FOREIGN KEY ("providerId") REFERENCES "sso_provider" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "scim_token" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "providerId" TEXT NOT NULL,
+    "organizationId" TEXT NOT NULL,
+    "tokenHash" TEXT NOT NULL,
+    "start" TEXT NOT NULL,
+    "createdBy" TEXT,
+    "lastUsedAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "scim_token_providerId_fkey" FOREIGN KEY ("providerId") REFERENCES "sso_provider" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "scim_user" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "organizationId" TEXT NOT NULL,
+    "userId" TEXT NOT NULL,
+    "userName" TEXT NOT NULL,
+    "externalId" TEXT,
+    "active" BOOLEAN NOT NULL DEFAULT true,
+    "attributes" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "scim_user_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "organization" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "scim_user_userId_fkey" FOREIGN KEY ("userId") REFERENCES "user" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "scim_group" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "organizationId" TEXT NOT NULL,
+    "displayName" TEXT NOT NULL,
+    "externalId" TEXT,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "scim_group_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "organization" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "scim_group_member" (
+    "groupId" TEXT NOT NULL,
+    "scimUserId" TEXT NOT NULL,
+
+    PRIMARY KEY ("groupId", "scimUserId"),
+    CONSTRAINT "scim_group_member_groupId_fkey" FOREIGN KEY ("groupId") REFERENCES "scim_group" ("id") ON DELETE CASCADE ON UPDATE CASCADE,
+    CONSTRAINT "scim_group_member_scimUserId_fkey" FOREIGN KEY ("scimUserId") REFERENCES "scim_user" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- RedefineTables
+PRAGMA defer_foreign_keys=ON;
+PRAGMA foreign_keys=OFF;
+CREATE TABLE "new_organization" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "name" TEXT NOT NULL,
+    "slug" TEXT NOT NULL,
+    "logo" TEXT,
+    "metadata" TEXT,
+    "stripeCustomerId" TEXT,
+    "polarCustomerId" TEXT,
+    "ssoRequired" BOOLEAN NOT NULL DEFAULT false,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME
+);
+INSERT INTO "new_organization" ("createdAt", "id", "logo", "metadata", "name", "polarCustomerId", "slug", "stripeCustomerId", "updatedAt") SELECT "createdAt", "id", "logo", "metadata", "name", "polarCustomerId", "slug", "stripeCustomerId", "updatedAt" FROM "organization";
+DROP TABLE "organization";
+ALTER TABLE "new_organization" RENAME TO "organization";
+CREATE UNIQUE INDEX "organization_slug_key" ON "organization"("slug");
+CREATE UNIQUE INDEX "organization_stripeCustomerId_key" ON "organization"("stripeCustomerId");
+CREATE UNIQUE INDEX "organization_polarCustomerId_key" ON "organization"("polarCustomerId");
+PRAGMA foreign_keys=ON;
+PRAGMA defer_foreign_keys=OFF;
+
+-- CreateIndex
+CREATE UNIQUE INDEX "sso_provider_providerId_key" ON "sso_provider"("providerId");
+
+-- CreateIndex
+CREATE INDEX "sso_provider_organizationId_idx" ON "sso_provider"("organizationId");
+
+-- CreateIndex
+CREATE INDEX "sso_domain_domain_idx" ON "sso_domain"("domain");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "sso_domain_providerId_domain_key" ON "sso_domain"("providerId", "domain");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "scim_token_tokenHash_key" ON "scim_token"("tokenHash");
+
+-- CreateIndex
+CREATE INDEX "scim_token_providerId_idx" ON "scim_token"("providerId");
+
+-- CreateIndex
+CREATE INDEX "scim_token_organizationId_idx" ON "scim_token"("organizationId");
+
+-- CreateIndex
+CREATE INDEX "scim_user_userId_idx" ON "scim_user"("userId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "scim_user_organizationId_userName_key" ON "scim_user"("organizationId", "userName");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "scim_user_organizationId_userId_key" ON "scim_user"("organizationId", "userId");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "scim_group_organizationId_displayName_key" ON "scim_group"("organizationId", "displayName");
+
+-- CreateIndex
+CREATE INDEX "scim_group_member_scimUserId_idx" ON "scim_group_member"("scimUserId");
+
