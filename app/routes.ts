@@ -67,6 +67,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
         route("delete", "routes/organizations/delete-organization.tsx"),
       ]),
       route("billing", "routes/organizations/workspace/billing.tsx"),
+      // The SCIM base URL and tokens of one SSO connection.
+      route("sso/:providerId/scim", "routes/organizations/workspace/sso-scim.tsx"),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

@@ -27,12 +27,17 @@ import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
+import { endpoints as scimEndpoints } from "./sso/api/scim.server";
 
 export const BASE_PATH = "/api/auth";
 
 type Compiled = { endpoint: Endpoint; pattern: RegExp; names: string[] };
 
 function compile(endpoint: Endpoint): Compiled {
+  // Only POST bodies are read as JSON or forms below: another method's body must be taken raw.
+  if (!["GET", "POST"].includes(endpoint.method) && !endpoint.rawBody) {
+    throw new Error(`${endpoint.method} ${endpoint.path} must declare rawBody`);
+  }
   const names: string[] = [];
   const source = endpoint.path
     .split("/")
@@ -57,6 +62,7 @@ const endpoints = [
   ...adminEndpoints,
   ...twoFactorEndpoints,
   ...passkeyEndpoints,
+  ...scimEndpoints,
 ];
 
 /** The path of every registered endpoint: page actions name the rate-limit rule they count under by one. */

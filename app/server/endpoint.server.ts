@@ -55,7 +55,11 @@ export interface Endpoint<
   Q extends z.ZodType = z.ZodType,
   S extends SessionNeed | undefined = SessionNeed | undefined,
 > {
-  method: "GET" | "POST";
+  /**
+   * PUT, PATCH and DELETE only for protocols that name them (SCIM); such an endpoint takes its
+   * body raw (`rawBody`), as the dispatcher reads JSON bodies for POST alone.
+   */
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** Relative to /api/auth, e.g. "/sign-in/email" or "/reset-password/:token". */
   path: string;
   /**

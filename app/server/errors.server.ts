@@ -266,6 +266,14 @@ const entries = {
   },
   YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
+  // ---- single sign-on: SCIM ----
+  SCIM_CONNECTION_NOT_FOUND: { status: 404, message: "Provider not found" },
+  SCIM_TOKEN_NOT_FOUND: { status: 404, message: "SCIM token not found" },
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS: {
+    status: 403,
+    message: "You are not allowed to manage the SCIM tokens of this organization",
+  },
+
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },
   INVALID_ORIGIN: { status: 403, message: "Invalid origin" },

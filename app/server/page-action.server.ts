@@ -34,6 +34,7 @@ export const PAGE_ONLY_ACTIONS = [
   "/admin/maintenance/database",
   "/admin/maintenance/migrations",
   "/organization/resend-invitation", // the API resends through /organization/invite-member; the page counts it apart
+  "/scim/revoke-token", // the SCIM page revokes a token; the API, as better-auth's, has no route for it
   "/set-locale",
   "/set-password", // a server-only verb: /api/auth deliberately has no route for it
   "/stop-impersonating",
