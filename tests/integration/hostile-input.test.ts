@@ -59,6 +59,8 @@ let org: { id: string; slug: string };
 let team: { id: string };
 let member: { id: string };
 let invitation: { id: string };
+/** An SSO connection of the organization (its SCIM page). */
+let connection: { providerId: string };
 let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -616,9 +618,14 @@ function judgeApi(probe: ApiProbe, sent: Sent, server: string): string | null {
   if (sent.status === 413) return /Payload Too Large/.test(sent.text) ? null : `${what}: 413 without a message`;
   if (!/json/.test(sent.type)) return `${what}: error is not JSON (${sent.type}) ${sent.text.slice(0, 80)}`;
   try {
-    const parsed = JSON.parse(sent.text) as { message?: unknown; code?: unknown };
+    const parsed = JSON.parse(sent.text) as { message?: unknown; code?: unknown; schemas?: unknown; detail?: unknown };
+    // SCIM answers in its own error shape (RFC 7644), whose message is its `detail`.
+    const scim =
+      Array.isArray(parsed.schemas) && parsed.schemas.includes("urn:ietf:params:scim:api:messages:2.0:Error");
     const ok =
-      (typeof parsed.message === "string" && parsed.message) || (typeof parsed.code === "string" && parsed.code);
+      (typeof parsed.message === "string" && parsed.message) ||
+      (typeof parsed.code === "string" && parsed.code) ||
+      (scim && typeof parsed.detail === "string" && parsed.detail);
     return ok ? null : `${what}: error without message or code: ${sent.text.slice(0, 120)}`;
   } catch {
     return `${what}: error body is not JSON: ${sent.text.slice(0, 120)}`;
@@ -728,6 +735,9 @@ beforeAll(async () => {
   org = { id: created.id, slug: created.slug };
   member = created.members.find((row) => row.userId === other.id)!;
   team = await prisma.team.create({ data: { name: "Hostile Team", organizationId: org.id } });
+  connection = await prisma.ssoProvider.create({
+    data: { providerId: "hostile-idp", issuer: "https://idp.example.com", domain: "", organizationId: org.id },
+  });
   invitation = await prisma.invitation.create({
     data: {
       organizationId: org.id,
@@ -1459,6 +1469,13 @@ const FORM_ROUTES = (): FormRoute[] => [
     fields: ["confirmSlug"],
   },
   {
+    file: "routes/organizations/workspace/sso-scim.tsx",
+    path: () => `/organizations/${org.slug}/sso/${connection.providerId}/scim`,
+    callers: ["guest", "user"],
+    intents: ["generate-scim-token", "revoke-scim-token"],
+    fields: ["tokenId"],
+  },
+  {
     file: "routes/invitations/invitation.tsx",
     path: () => `/invitations/${invitation.id}`,
     callers: ["guest", "user"],
@@ -1566,10 +1583,15 @@ const FORM_EXCEPTIONS: Record<string, { allow: (label: string) => boolean; why: 
     allow: () => true,
     why: "the page's one button (SQLite's quick check): any post from an admin runs it and shows the result",
   },
+  "routes/organizations/workspace/sso-scim.tsx": {
+    allow: (label) => label.startsWith("generate-scim-token:"),
+    why: "Generate takes no input: any well-formed post of it from an owner makes a token and shows it once",
+  },
 };
 const WRITES_BY_FORM: Record<string, readonly string[]> = {
   "routes/resources/signout.ts": ["Session"],
   "routes/admin/maintenance/database.tsx": ["AuditLog"],
+  "routes/organizations/workspace/sso-scim.tsx": ["ScimToken", "AuditLog"],
 };
 
 const LOCALES = ["", "/fr", "/ja", "/zh-CN"] as const;

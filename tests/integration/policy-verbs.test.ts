@@ -26,6 +26,9 @@ const loadModules = async () => ({
   adminAuditLog: await import("~/server/admin/audit-log.server"),
   adminDashboard: await import("~/server/admin/dashboard.server"),
   adminSubscriptions: await import("~/server/admin/subscriptions.server"),
+  scimTokens: await import("~/server/sso/scim/tokens.server"),
+  scimUsers: await import("~/server/sso/scim/users.server"),
+  scimGroups: await import("~/server/sso/scim/groups.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -43,6 +46,9 @@ interface World {
   teamId: string;
   /** A pending invitation addressed to someone else. */
   invitationId: string;
+  /** The wire name of the organization's SSO connection, and a SCIM token of it. */
+  providerId: string;
+  scimTokenId: string;
 }
 
 /** Who calls (the call passes them), the code of the refusal, and the call. */
@@ -429,6 +435,58 @@ const MODULES: {
       subscriptionReport: "a report read only by an admin page's loader, after requireAdminUser",
     },
   },
+
+  scimTokens: {
+    checked: {
+      generateScimToken: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS",
+        (m, w) =>
+          m.scimTokens.generateScimToken(
+            w.member,
+            { providerId: w.providerId, organizationId: w.organizationId },
+            meta,
+          ),
+      ],
+      listScimTokens: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS",
+        (m, w) => m.scimTokens.listScimTokens(w.member, w.providerId),
+      ],
+      revokeScimToken: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS",
+        (m, w) => m.scimTokens.revokeScimToken(w.member, { tokenId: w.scimTokenId }, meta),
+      ],
+    },
+    noCallerCheck: {
+      scimCaller: "the check itself: the caller of a SCIM request is the connection its bearer token names",
+    },
+  },
+
+  scimUsers: {
+    checked: {},
+    noCallerCheck: {
+      listUsers: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      getUser: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      createUser: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      replaceUser: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      patchUser: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      deleteUser: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+    },
+  },
+
+  scimGroups: {
+    checked: {},
+    noCallerCheck: {
+      listGroups: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      getGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      createGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      replaceGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      patchGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+      deleteGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+    },
+  },
 };
 
 let db: TestDatabase;
@@ -469,6 +527,17 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() + 86_400_000),
     },
   });
+  const provider = await prisma.ssoProvider.create({
+    data: {
+      providerId: "policy-verbs-idp",
+      issuer: "https://idp.example.com",
+      domain: "",
+      organizationId: organization.id,
+    },
+  });
+  const scimToken = await prisma.scimToken.create({
+    data: { providerId: provider.id, organizationId: organization.id, tokenHash: "0".repeat(64), start: "scim_policy" },
+  });
   world = {
     member: plain!,
     outsider: outside!,
@@ -478,6 +547,8 @@ beforeAll(async () => {
     ownerMemberId: organization.members.find((row) => row.role === "owner")!.id,
     teamId,
     invitationId: invitation.id,
+    providerId: provider.providerId,
+    scimTokenId: scimToken.id,
   };
 }, 60_000);
 
@@ -513,5 +584,6 @@ describe("the verbs' caller checks", () => {
     expect(await prisma.auditLog.count({ where: { userId: { in: callers } } })).toBe(0);
     expect(await prisma.member.count({ where: { organizationId: world.organizationId } })).toBe(2);
     expect(await prisma.user.count({ where: { role: "admin" } })).toBe(0);
+    expect(await prisma.scimToken.count()).toBe(1);
   });
 });

@@ -866,6 +866,64 @@ describe("the connection's SCIM page", () => {
   });
 });
 
+describe("hostile bodies", () => {
+  it("are refused with a SCIM 400 (or 413 past the server's limit), never a 5xx, and change nothing", async () => {
+    const t = await tenant();
+    const user = await t.scim("POST", "/Users", oktaUser(t.verified("target")));
+    const group = await t.scim("POST", "/Groups", { schemas: [SCIM_GROUP], displayName: "Target" });
+    const before = JSON.stringify(
+      await app.prisma.scimUser.findMany({ where: { organizationId: t.organization.id }, include: { user: true } }),
+    );
+    // Written as text: a value this deep is past what JSON.stringify can walk.
+    const nested = (inner: string) => `${"[".repeat(100_000)}${inner}${"]".repeat(100_000)}`;
+    const withField = (json: string) => JSON.stringify(oktaUser(t.verified("deep"))).replace(/}$/, `,"x":${json}}`);
+    const long = "x".repeat(100 * 1024);
+    const bodies: unknown[] = [
+      oktaUser(t.verified("long"), { userName: long }),
+      oktaUser(t.verified("long"), { [long]: "key" }),
+      withField(nested('"deep"')),
+      withField(nested('"\\u0000"')),
+      withField(`{"a":${'{"a":'.repeat(50)}1${"}".repeat(50)}}`),
+      '{"schemas":["urn:ietf:params:scim:schemas:core:2.0:User"],"userName":"p","__proto__":{"active":false}}',
+      oktaUser(t.verified("ctl"), { name: { givenName: "A\u202eB" } }),
+      oktaUser(t.verified("many"), { emails: Array.from({ length: 5000 }, (_, i) => ({ value: `a${i}@x.test` })) }),
+      "",
+      "null",
+      '"a string"',
+      "1e999",
+    ];
+    const operations = [
+      patchOf({ op: "add", path: "__proto__.polluted", value: "yes" }),
+      patchOf({ op: "add", path: "constructor.prototype.polluted", value: "yes" }),
+      patchOf({ op: "replace", path: 'emails[__proto__ eq "x"].value', value: "yes" }),
+      patchOf({ op: "replace", value: { "name.__proto__": { polluted: "yes" } } }),
+      patchOf(...Array.from({ length: 1001 }, () => ({ op: "replace", path: "title", value: "x" }))),
+      patchOf({ op: "replace", path: `emails[value eq "${long}"]`, value: {} }),
+    ];
+    const groupOperations = [
+      ...operations,
+      patchOf({ op: "replace", path: "members", value: Array.from({ length: 2000 }, (_, i) => ({ value: `u${i}` })) }),
+    ];
+    const replies = [
+      ...(await Promise.all(bodies.map((body) => t.scim("POST", "/Users", body)))),
+      ...(await Promise.all(bodies.map((body) => t.scim("PUT", `/Users/${user.body.id}`, body)))),
+      ...(await Promise.all(bodies.map((body) => t.scim("POST", "/Groups", body)))),
+      ...(await Promise.all(operations.map((body) => t.scim("PATCH", `/Users/${user.body.id}`, body)))),
+      ...(await Promise.all(groupOperations.map((body) => t.scim("PATCH", `/Groups/${group.body.id}`, body)))),
+    ];
+    for (const reply of replies) {
+      expect([400, 409, 413], JSON.stringify(reply.body)?.slice(0, 200)).toContain(reply.status);
+      if (reply.status !== 413) expect(reply.body.schemas).toEqual([SCIM_ERROR]);
+    }
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(
+      JSON.stringify(
+        await app.prisma.scimUser.findMany({ where: { organizationId: t.organization.id }, include: { user: true } }),
+      ),
+    ).toBe(before);
+  });
+});
+
 describe("the server", () => {
   it("logged no failure for any of the above (every refusal was an answer, not a crash)", () => {
     expect(app.server.stdout()).not.toMatch(/ failed:|Unhandled/);

@@ -81,27 +81,37 @@ const JSON_TYPES = /^application\/(scim\+)?json\s*(;|$)/i;
 /** No string a directory sends is longer (a manager's $ref is the longest, well under this). */
 const MAX_STRING_LENGTH = 4096;
 
-/** A JSON value without its nulls (SCIM's "unassigned"), refusing control characters and overlong strings. */
-function cleaned(value: unknown, path: string): unknown {
-  if (typeof value === "string") {
-    if (value.length > MAX_STRING_LENGTH) scimFail(400, `${path || "A value"} is too long`, "invalidValue");
-    if (FORBIDDEN_CHARACTERS.test(value))
-      scimFail(400, `${path || "A value"} contains a control character`, "invalidValue");
-    return value;
+/** Deeper than any SCIM document goes (an extension's manager's value is three levels down). */
+const MAX_DEPTH = 8;
+
+function checkedText(text: string, where: string): string {
+  if (text.length > MAX_STRING_LENGTH) scimFail(400, `${where} is too long`, "invalidValue");
+  if (FORBIDDEN_CHARACTERS.test(text)) scimFail(400, `${where} contains a control character`, "invalidValue");
+  return text;
+}
+
+/**
+ * A JSON value without its nulls (SCIM's "unassigned"), refusing control characters, overlong
+ * strings, nesting deeper than any SCIM document, and `__proto__` keys (which would reach an
+ * object's prototype when the value is patched in).
+ */
+function cleaned(value: unknown, path: string, depth = 0): unknown {
+  const where = path.slice(0, 200) || "The body";
+  if (typeof value === "string") return checkedText(value, where);
+  if (value === null || typeof value !== "object") return value;
+  if (depth >= MAX_DEPTH) scimFail(400, `${where} is nested too deeply`, "invalidValue");
+  if (Array.isArray(value)) {
+    return value.filter((item) => item !== null).map((item, i) => cleaned(item, `${path}[${i}]`, depth + 1));
   }
-  if (Array.isArray(value))
-    return value.filter((item) => item !== null).map((item, i) => cleaned(item, `${path}[${i}]`));
-  if (value && typeof value === "object") {
-    return Object.fromEntries(
-      Object.entries(value)
-        .filter(([, item]) => item !== null)
-        .map(([key, item]) => {
-          const at = path ? `${path}.${key}` : key;
-          return [cleaned(key, at), cleaned(item, at)];
-        }),
-    );
-  }
-  return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, item]) => item !== null)
+      .map(([key, item]) => {
+        checkedText(key, path ? `A key of ${where}` : "A key");
+        if (key === "__proto__") scimFail(400, `${where} has a key named __proto__`, "invalidValue");
+        return [key, cleaned(item, path ? `${path}.${key}` : key, depth + 1)];
+      }),
+  );
 }
 
 /**
@@ -265,6 +275,16 @@ const userSchema = {
     }),
     multiValued("emails", "Email addresses; the primary one is the User's email.", [
       attribute("value", "An email address.", { required: true }),
+      type,
+      primary,
+    ]),
+    multiValued("addresses", "Postal addresses.", [
+      attribute("formatted", "The full address."),
+      attribute("streetAddress", "The street address."),
+      attribute("locality", "The city or locality."),
+      attribute("region", "The state or region."),
+      attribute("postalCode", "The postal code."),
+      attribute("country", "The country."),
       type,
       primary,
     ]),

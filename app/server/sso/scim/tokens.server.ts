@@ -38,24 +38,6 @@ export interface ScimCaller {
   providerId: string;
 }
 
-function auditToken(
-  auth: AuthSession,
-  meta: RequestMeta,
-  action: "generate-scim-token" | "revoke-scim-token",
-  token: { id: string; organizationId: string; providerId: string },
-) {
-  return audit({
-    userId: auth.user.id,
-    category: "scim",
-    action,
-    status: "success",
-    targetType: "scim-token",
-    targetId: token.id,
-    details: { organizationId: token.organizationId, providerId: token.providerId },
-    meta,
-  });
-}
-
 /**
  * A new token for the connection `providerId` of `organizationId`, for its owners and admins:
  * the token itself is in this answer and nowhere else.
@@ -80,7 +62,16 @@ export async function generateScimToken(
       createdBy: auth.user.id,
     },
   });
-  await auditToken(auth, meta, "generate-scim-token", { ...row, providerId: provider.providerId });
+  await audit({
+    userId: auth.user.id,
+    category: "scim",
+    action: "generate-scim-token",
+    status: "success",
+    targetType: "scim-token",
+    targetId: row.id,
+    details: { organizationId: row.organizationId, providerId: provider.providerId },
+    meta,
+  });
   return { scimToken };
 }
 
@@ -114,7 +105,16 @@ export async function revokeScimToken(auth: AuthSession, input: { tokenId: strin
   if (!token || !member) fail("SCIM_TOKEN_NOT_FOUND");
   requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
   await prisma.scimToken.delete({ where: { id: token.id } });
-  await auditToken(auth, meta, "revoke-scim-token", { ...token, providerId: token.provider.providerId });
+  await audit({
+    userId: auth.user.id,
+    category: "scim",
+    action: "revoke-scim-token",
+    status: "success",
+    targetType: "scim-token",
+    targetId: token.id,
+    details: { organizationId: token.organizationId, providerId: token.provider.providerId },
+    meta,
+  });
   return { success: true };
 }
 

@@ -89,6 +89,22 @@ export const userInput = z
       .max(10)
       .refine(atMostOnePrimary, { message: "phoneNumbers has more than one primary value" })
       .optional(),
+    addresses: z
+      .array(
+        z.object({
+          formatted: text(1024).optional(),
+          streetAddress: text(1024).optional(),
+          locality: text().optional(),
+          region: text().optional(),
+          postalCode: text().optional(),
+          country: text().optional(),
+          type: text().optional(),
+          primary: boolean.optional(),
+        }),
+      )
+      .max(10)
+      .refine(atMostOnePrimary, { message: "addresses has more than one primary value" })
+      .optional(),
     active: boolean.optional(),
     [ENTERPRISE]: z
       .object({
@@ -136,7 +152,7 @@ const SHAPE: DocumentShape = {
   schema: SCHEMAS.user,
   extensions: [ENTERPRISE],
   attributes: Object.keys(userInput.shape),
-  multiValued: ["emails", "phoneNumbers", "groups"],
+  multiValued: ["emails", "phoneNumbers", "addresses", "groups"],
   readOnly: ["id", "meta", "groups"],
 };
 
