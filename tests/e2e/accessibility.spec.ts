@@ -16,6 +16,7 @@ import { auditLayouts, inLocale } from "./support/layout";
 import { formWith, signedInAccount, texts, toast, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
 import { addMember, otherAccount } from "./support/organizations";
+import { addConnection } from "./support/scim";
 
 // Accessibility: axe-core (WCAG 2.0/2.1 A and AA) on every page of app/routes.ts, in the light
 // and the dark theme, failing on any serious or critical violation. The pages are listed in
@@ -168,6 +169,10 @@ const PAGES: Record<string, Visit[]> = {
     { area: "user", url: "/zh-CN/organizations/{slug}/settings", shows: heading },
   ],
   "organizations/:slug/billing": [{ area: "user", url: "/organizations/{slug}/billing", shows: heading }],
+  "organizations/:slug/sso/:providerId/scim": [
+    { area: "user", url: "/organizations/{slug}/sso/{providerId}/scim", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}/sso/{providerId}/scim", shows: heading },
+  ],
   "organizations/:slug/members/:memberId/remove": [
     { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
   ],
@@ -368,6 +373,7 @@ test.describe("axe, light and dark", () => {
     const elsewhere = await browser.newContext();
     const colleague = await otherAccount(elsewhere.request, "Alan Turing");
     addMember(slug, colleague.email);
+    const providerId = addConnection(slug);
     const team = await api<{ id: string }>(page, "/organization/create-team", {
       name: "Design",
       organizationId: organization.id,
@@ -401,6 +407,7 @@ test.describe("axe, light and dark", () => {
       memberId: member.id,
       teamId: team.id,
       invitationId: invitation.id,
+      providerId,
     };
     const problems = await auditArea(page, "user", ids);
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));

@@ -228,24 +228,29 @@ function TokensSection({ tokens }: { tokens: LoaderData["tokens"] }) {
       {tokens.length ? (
         <ul className="divide-y divide-slate-200 dark:divide-slate-800" data-testid="scim-token-list">
           {tokens.map((token) => (
+            // On a phone the token's name takes a line of its own, its dates and button the next.
             <li
               key={token.id}
               data-token={token.start}
-              className="flex flex-wrap items-center gap-x-6 gap-y-2 py-3 text-sm"
+              className="flex flex-col gap-3 py-3 text-sm sm:flex-row sm:items-center sm:gap-6"
             >
-              <div className="min-w-0 flex-1">
+              <div className="min-w-0 sm:flex-1">
                 <span className="block text-xs text-slate-600 dark:text-slate-400">{t("tokens.token")}</span>
-                <span className="font-mono break-all">{token.start}…</span>
+                <span className="font-mono whitespace-nowrap">{token.start}…</span>
               </div>
-              <div>
-                <span className="block text-xs text-slate-600 dark:text-slate-400">{t("tokens.created")}</span>
-                <LocalTime iso={token.createdAt} locale={locale} />
+              <div className="flex flex-wrap items-center gap-x-6 gap-y-2">
+                <div>
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{t("tokens.created")}</span>
+                  <LocalTime iso={token.createdAt} locale={locale} />
+                </div>
+                <div>
+                  <span className="block text-xs text-slate-600 dark:text-slate-400">{t("tokens.lastUsed")}</span>
+                  {token.lastUsedAt ? <LocalTime iso={token.lastUsedAt} locale={locale} /> : t("tokens.never")}
+                </div>
+                <div className="ml-auto">
+                  <RevokeButton id={token.id} start={token.start} />
+                </div>
               </div>
-              <div>
-                <span className="block text-xs text-slate-600 dark:text-slate-400">{t("tokens.lastUsed")}</span>
-                {token.lastUsedAt ? <LocalTime iso={token.lastUsedAt} locale={locale} /> : t("tokens.never")}
-              </div>
-              <RevokeButton id={token.id} start={token.start} />
             </li>
           ))}
         </ul>
