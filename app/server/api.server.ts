@@ -27,6 +27,7 @@ import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
+import { endpoints as ssoSignInEndpoints } from "./sso/api/sign-in.server";
 
 export const BASE_PATH = "/api/auth";
 
@@ -57,6 +58,7 @@ const endpoints = [
   ...adminEndpoints,
   ...twoFactorEndpoints,
   ...passkeyEndpoints,
+  ...ssoSignInEndpoints,
 ];
 
 /** The path of every registered endpoint: page actions name the rate-limit rule they count under by one. */

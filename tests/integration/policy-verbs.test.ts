@@ -26,6 +26,7 @@ const loadModules = async () => ({
   adminAuditLog: await import("~/server/admin/audit-log.server"),
   adminDashboard: await import("~/server/admin/dashboard.server"),
   adminSubscriptions: await import("~/server/admin/subscriptions.server"),
+  ssoSignIn: await import("~/server/sso/sign-in.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -427,6 +428,20 @@ const MODULES: {
     checked: {},
     noCallerCheck: {
       subscriptionReport: "a report read only by an admin page's loader, after requireAdminUser",
+    },
+  },
+
+  // Signing in through an organization's identity provider: nobody is signed in yet. The
+  // provider's signed answer (and the one-use state of a sign-in started here) is the check.
+  ssoSignIn: {
+    checked: {},
+    noCallerCheck: {
+      resolveProvider: "anyone may ask which connection serves an address, as better-auth's sign-in/sso tells",
+      startSsoSignIn: "starts a sign-in: anyone may, it changes nothing but a one-use state record",
+      finishOidcSignIn: "the provider's answer, checked against the state this browser holds",
+      finishSamlSignIn: "the IdP's signed response to a request started here",
+      completeSsoSignIn: "called only with an identity a provider's verified answer gave",
+      clearSsoStateCookie: "a Set-Cookie line",
     },
   },
 };
