@@ -266,6 +266,11 @@ const entries = {
   },
   YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
+  // ---- single sign-on: SAML ----
+  // An identity provider's metadata that is not XML, too large, or lacks what sign-in needs
+  // (entity id, single sign-on address, signing certificate). better-auth's name style.
+  SAML_INVALID_IDP_METADATA: { status: 400, message: "Invalid SAML identity provider metadata" },
+
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },
   INVALID_ORIGIN: { status: 403, message: "Invalid origin" },
