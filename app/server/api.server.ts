@@ -27,6 +27,7 @@ import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
+import { endpoints as samlEndpoints } from "./sso/api/saml.server";
 
 export const BASE_PATH = "/api/auth";
 
@@ -53,6 +54,7 @@ const endpoints = [
   ...organizationEndpoints,
   ...invitationEndpoints,
   ...teamEndpoints,
+  ...samlEndpoints,
   ...billingEndpoints,
   ...adminEndpoints,
   ...twoFactorEndpoints,
