@@ -277,6 +277,11 @@ const entries = {
     message: "Your organization requires you to sign in through its identity provider (single sign-on).",
   },
 
+  // ---- single sign-on: SAML ----
+  // An identity provider's metadata that is not XML, too large, or lacks what sign-in needs
+  // (entity id, single sign-on address, signing certificate). better-auth's name style.
+  SAML_INVALID_IDP_METADATA: { status: 400, message: "Invalid SAML identity provider metadata" },
+
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },
   INVALID_ORIGIN: { status: 403, message: "Invalid origin" },

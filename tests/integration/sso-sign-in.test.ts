@@ -4,7 +4,8 @@
  * provider id and organization slug; the callback's provisioning rules (new user, returning
  * user, an existing account linked only through a verified domain, the organization's
  * membership); its refusals (state, nonce, audience, issuer, ban, membership limit); two-factor
- * after the provider; enforced SSO refusing password, social and passkey sign-ins; the page.
+ * after the provider; enforced SSO refusing password, social and passkey sign-ins; the page;
+ * and SAML through the Assertion Consumer Service against the SAML IdP stand-in.
  * Connections are rows made here in the stored forms of config.server.ts.
  * Runs on SQLite, or on PostgreSQL with TEST_DATABASE_URL.
  */
@@ -12,6 +13,13 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { encryptSecret } from "~/server/crypto.server";
 import { startOidcStandIn, SSO_CALLBACK_PATH, type OidcStandIn, type StandInUser } from "../support/oidc-stand-in";
+import {
+  formBody,
+  startSamlIdpStandIn,
+  stripSignatures,
+  type SamlIdpStandIn,
+  type SamlPost,
+} from "../support/saml-idp-stand-in";
 import { softwareAuthenticator } from "../support/webauthn-authenticator";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies, makeTestClient } from "./helpers/auth-client";
@@ -22,10 +30,12 @@ const SECRET = "sso-sign-in-test-secret-0123456789abcdefghij";
 const MEMBERSHIP_LIMIT = 3;
 
 let standIn: OidcStandIn;
+let samlIdp: SamlIdpStandIn;
 let app: TestApp;
 
 beforeAll(async () => {
   standIn = await startOidcStandIn();
+  samlIdp = await startSamlIdpStandIn();
   app = await startTestApp({
     secret: SECRET,
     env: {
@@ -41,6 +51,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.stop();
   await standIn?.close();
+  await samlIdp?.close();
 });
 
 const sha256 = (value: string) => createHash("sha256").update(value).digest("hex");
@@ -683,10 +694,126 @@ describe("the single sign-on page", () => {
   });
 });
 
-// ---- the Assertion Consumer Service ----
+// ---- SAML: the Assertion Consumer Service ----
 
-describe("POST /sso/saml2/sp/acs/:providerId", () => {
-  it("takes the IdP's cross-site form post (no origin check) and refuses an OIDC connection with saml_error", async () => {
+describe("SAML sign-in through POST /sso/saml2/sp/acs/:providerId", () => {
+  /** An organization with a SAML connection to the stand-in, for a domain of its own. */
+  async function samlConnection(options: { verified?: boolean } = {}): Promise<Connection> {
+    const providerId = unique("saml");
+    const domain = `${unique("samlcorp")}.example`;
+    const organization = await createOrganization({ name: `Org of ${providerId}` });
+    await app.prisma.ssoProvider.create({
+      data: {
+        providerId,
+        issuer: samlIdp.entityId,
+        domain,
+        organizationId: organization.id,
+        samlConfig: JSON.stringify({
+          entryPoint: samlIdp.ssoUrl,
+          certs: [samlIdp.cert],
+          idpEntityId: samlIdp.entityId,
+        }),
+        domains: { create: { domain, token: `token-${providerId}`, verifiedAt: options.verified ? new Date() : null } },
+      },
+    });
+    return { providerId, domain, organization };
+  }
+
+  function samlEmployee(domain: string) {
+    people += 1;
+    const email = `saml${people}.${Date.now()}@${domain}`;
+    samlIdp.setUser({ nameId: email, attributes: { email, givenName: "Grace", surname: "Hopper" } });
+    return email;
+  }
+
+  /** The IdP's form post, sent by the browser from the IdP's page (a cross-site POST). */
+  const postToAcs = (b: Browser, post: SamlPost) =>
+    b.request(post.action, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded", Origin: samlIdp.origin },
+      body: formBody(post),
+    });
+
+  it("goes to the IdP with a deflated AuthnRequest and a RelayState kept in the database, and signs the answer in", async () => {
+    const c = await samlConnection({ verified: true });
+    const email = samlEmployee(c.domain);
+    const b = browser();
+    const started = await b.api("/sign-in/sso", {
+      email: `someone@${c.domain}`,
+      callbackURL: "/dashboard",
+      newUserCallbackURL: "/welcome",
+    });
+    expect(started.status).toBe(200);
+    const { url } = (await started.json()) as { url: string };
+    expect(`${new URL(url).origin}${new URL(url).pathname}`).toBe(samlIdp.ssoUrl);
+    const relayState = new URL(url).searchParams.get("RelayState")!;
+    expect(relayState).toMatch(/^[A-Za-z0-9]{32}$/);
+    await app.prisma.verification.findFirstOrThrow({ where: { identifier: `sso-relay:${sha256(relayState)}` } });
+    // No cookie: the IdP's cross-site post would not bring a SameSite=Lax one back.
+    expect(started.headers.getSetCookie().some((line) => line.startsWith("app.sso_state="))).toBe(false);
+
+    const post = await samlIdp.answer(url);
+    expect(post.action).toBe(`${app.base}/api/auth/sso/saml2/sp/acs/${c.providerId}`);
+    const response = await postToAcs(b, post);
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(`${app.base}/welcome`);
+    const signedIn = await b.session();
+    expect(signedIn?.user).toMatchObject({ email, emailVerified: true, name: "Grace Hopper" });
+    expect(signedIn?.session.activeOrganizationId).toBe(c.organization.id);
+    expect(
+      await app.prisma.member.count({ where: { userId: signedIn!.user.id, organizationId: c.organization.id } }),
+    ).toBe(1);
+    expect(
+      await app.prisma.account.count({
+        where: { userId: signedIn!.user.id, providerId: c.providerId, accountId: email },
+      }),
+    ).toBe(1);
+
+    // The same response again: its request was answered, its RelayState spent.
+    const replayed = await postToAcs(browser(), post);
+    const replayedTo = new URL(replayed.headers.get("location")!);
+    expect(replayedTo.pathname).toBe("/api/auth/error");
+    expect(replayedTo.searchParams.get("error")).toBe("invalid_saml_response");
+  });
+
+  it("refuses an unsigned response with invalid_saml_response, on the flow's error page", async () => {
+    const c = await samlConnection();
+    samlEmployee(c.domain);
+    const b = browser();
+    const url = await start(b, { providerId: c.providerId });
+    const post = await samlIdp.answer(url);
+    const response = await postToAcs(b, { ...post, SAMLResponse: stripSignatures(post.SAMLResponse) });
+    const landed = new URL(response.headers.get("location")!);
+    expect(landed.pathname).toBe("/signin/sso");
+    expect(landed.searchParams.get("error")).toBe("invalid_saml_response");
+    expect(await b.session()).toBeNull();
+    const [refused] = await ssoAudit(c.providerId, "failure");
+    expect(refused?.details).toMatchObject({ reason: "invalid_saml_response", detail: "unsigned" });
+  });
+
+  it("refuses an unsolicited response with unsolicited_response", async () => {
+    const c = await samlConnection();
+    samlEmployee(c.domain);
+    const url = await start(browser(), { providerId: c.providerId });
+    const post = await samlIdp.answer(url, { inResponseTo: null });
+    const response = await postToAcs(browser(), { ...post, RelayState: null });
+    const landed = new URL(response.headers.get("location")!);
+    expect(landed.pathname).toBe("/api/auth/error");
+    expect(landed.searchParams.get("error")).toBe("unsolicited_response");
+  });
+
+  it("refuses a solicited response without the RelayState of a sign-in started here", async () => {
+    const c = await samlConnection();
+    samlEmployee(c.domain);
+    const url = await start(browser(), { providerId: c.providerId });
+    const post = await samlIdp.answer(url);
+    const b = browser();
+    const response = await postToAcs(b, { ...post, RelayState: "made-up-relay-state" });
+    expect(new URL(response.headers.get("location")!).searchParams.get("error")).toBe("unsolicited_response");
+    expect(await b.session()).toBeNull();
+  });
+
+  it("answers the IdP's post even with cookies and a foreign origin, and refuses an OIDC connection with saml_error", async () => {
     const c = await connection();
     const response = await fetch(`${app.base}/api/auth/sso/saml2/sp/acs/${c.providerId}`, {
       method: "POST",
@@ -702,5 +829,16 @@ describe("POST /sso/saml2/sp/acs/:providerId", () => {
     const landed = new URL(response.headers.get("location")!);
     expect(landed.pathname).toBe("/api/auth/error");
     expect(landed.searchParams.get("error")).toBe("saml_error");
+  });
+
+  it("answers a post without SAMLResponse with 400", async () => {
+    const c = await samlConnection();
+    const response = await fetch(`${app.base}/api/auth/sso/saml2/sp/acs/${c.providerId}`, {
+      method: "POST",
+      headers: { "Content-Type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ RelayState: "x" }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ code: "VALIDATION_ERROR" });
   });
 });
