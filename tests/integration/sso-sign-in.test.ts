@@ -447,6 +447,9 @@ describe("the callback refuses", () => {
     expect(landed.pathname).toBe("/api/auth/error");
     expect(landed.searchParams.get("error")).toBe("state_mismatch");
     expect(await b.session()).toBeNull();
+    // The API's error page explains single sign-on's codes too, in the visitor's language.
+    const page = await b.request(landed.href, { headers: { "Accept-Language": "fr" } });
+    expect(await page.text()).toContain("Cette connexion a expiré");
   });
 
   it("a replayed callback with state_mismatch", async () => {
