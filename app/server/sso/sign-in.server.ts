@@ -42,7 +42,7 @@ import { loadEnv } from "~/server/env.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { addMember, membershipLimit, membershipOf } from "~/server/organization/organizations.server";
 import { domainList, loadedProvider, type LoadedProvider } from "./config.server";
-import { authorizationUrl, oidcIdentity, OidcRefused, type OidcProvider } from "./oidc.server";
+import { authorizationUrl, oidcIdentity, OidcRefused } from "./oidc.server";
 import { readSamlResponse, SamlRefused, samlSignInUrl } from "./saml.server";
 
 const FLOW_EXPIRES_IN = 10 * 60; // seconds
@@ -176,6 +176,14 @@ async function takeRecord<T extends z.ZodType>(prefix: string, key: string | und
   }
 }
 
+/** The one way the input names the connection. */
+function queryOf({ email, domain, providerId, organizationSlug }: SignInSsoInput): ProviderQuery {
+  if (email) return { email };
+  if (domain) return { domain };
+  if (providerId) return { providerId };
+  return { organizationSlug: organizationSlug! };
+}
+
 /**
  * Starts a sign-in: the provider's URL to send the browser to (OIDC: the authorization URL
  * with state, nonce and PKCE S256; SAML: the IdP's SSO URL with a deflated AuthnRequest and
@@ -184,13 +192,7 @@ async function takeRecord<T extends z.ZodType>(prefix: string, key: string | und
 export async function startSsoSignIn(
   input: SignInSsoInput,
 ): Promise<{ url: string; redirect: true; setCookies: string[] }> {
-  const { email, domain, providerId, organizationSlug } = input;
-  const query = (email && { email }) ||
-    (domain && { domain }) ||
-    (providerId && { providerId }) || {
-      organizationSlug: organizationSlug!,
-    };
-  const provider = await resolveProvider(query);
+  const provider = await resolveProvider(queryOf(input));
   const flow: SsoFlow = {
     providerId: provider.providerId,
     callbackURL: input.callbackURL,
@@ -210,7 +212,7 @@ export async function startSsoSignIn(
     nonce: record.nonce,
     codeVerifier: record.codeVerifier,
     scopes: input.scopes,
-    loginHint: input.loginHint || email,
+    loginHint: input.loginHint || input.email,
   });
   return { url, redirect: true, setCookies: [signedCookie(stateCookieName(), state, FLOW_EXPIRES_IN)] };
 }
@@ -293,7 +295,7 @@ export async function finishOidcSignIn(
   }
   let identity: Awaited<ReturnType<typeof oidcIdentity>>;
   try {
-    identity = await oidcIdentity(provider as OidcProvider, {
+    identity = await oidcIdentity(provider, {
       code: query.code,
       codeVerifier: record.codeVerifier,
       nonce: record.nonce,
