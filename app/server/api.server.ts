@@ -27,7 +27,9 @@ import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
+import { endpoints as samlEndpoints } from "./sso/api/saml.server";
 import { endpoints as scimEndpoints } from "./sso/api/scim.server";
+import { endpoints as ssoSignInEndpoints } from "./sso/api/sign-in.server";
 
 export const BASE_PATH = "/api/auth";
 
@@ -58,10 +60,12 @@ const endpoints = [
   ...organizationEndpoints,
   ...invitationEndpoints,
   ...teamEndpoints,
+  ...samlEndpoints,
   ...billingEndpoints,
   ...adminEndpoints,
   ...twoFactorEndpoints,
   ...passkeyEndpoints,
+  ...ssoSignInEndpoints,
   ...scimEndpoints,
 ];
 

@@ -29,6 +29,7 @@ const loadModules = async () => ({
   scimTokens: await import("~/server/sso/scim/tokens.server"),
   scimUsers: await import("~/server/sso/scim/users.server"),
   scimGroups: await import("~/server/sso/scim/groups.server"),
+  ssoSignIn: await import("~/server/sso/sign-in.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -485,6 +486,20 @@ const MODULES: {
       replaceGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
       patchGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
       deleteGroup: "acts for the organization whose SCIM token scimCaller verified, and reads nothing outside it",
+    },
+  },
+
+  // Signing in through an organization's identity provider: nobody is signed in yet. The
+  // provider's signed answer (and the one-use state of a sign-in started here) is the check.
+  ssoSignIn: {
+    checked: {},
+    noCallerCheck: {
+      resolveProvider: "anyone may ask which connection serves an address, as better-auth's sign-in/sso tells",
+      startSsoSignIn: "starts a sign-in: anyone may, it changes nothing but a one-use state record",
+      finishOidcSignIn: "the provider's answer, checked against the state this browser holds",
+      finishSamlSignIn: "the IdP's signed response to a request started here",
+      completeSsoSignIn: "called only with an identity a provider's verified answer gave",
+      clearSsoStateCookie: "a Set-Cookie line",
     },
   },
 };
