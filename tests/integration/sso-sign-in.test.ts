@@ -340,6 +340,26 @@ describe("the OIDC callback", () => {
     expect((await ssoAudit(c.providerId, "success")).map((row) => row.details.newUser)).toEqual([true, false]);
   });
 
+  it("keeps out someone the organization's directory deactivated, though the provider lets them through", async () => {
+    const c = await connection();
+    const person = employee(c.domain);
+    const first = browser();
+    await ssoSignIn(first, c);
+    const userId = (await first.session())!.user.id;
+    // As a SCIM deactivation leaves it: the directory's record inactive, the membership gone.
+    await app.prisma.scimUser.create({
+      data: { organizationId: c.organization.id, userId, userName: person.email!, active: false },
+    });
+    await app.prisma.member.deleteMany({ where: { organizationId: c.organization.id, userId } });
+    standIn.setUser(person);
+    const again = browser();
+    const landed = await ssoSignIn(again, c);
+    expect(landed.searchParams.get("error")).toBe("account_deactivated");
+    expect(await again.session()).toBeNull();
+    expect(await app.prisma.member.count({ where: { organizationId: c.organization.id, userId } })).toBe(0);
+    expect((await ssoAudit(c.providerId, "failure")).at(-1)?.details.reason).toBe("account_deactivated");
+  });
+
   it("refuses an existing account of the same email through an unverified domain", async () => {
     const c = await connection();
     const existing = await createUser({ email: `taken.${Date.now()}@${c.domain}` });

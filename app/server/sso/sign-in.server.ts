@@ -453,6 +453,13 @@ async function ssoUser(
 /** Makes the user a member (role member) of the connection's organization, and the one its next session starts in. */
 async function joinOrganization(provider: LoadedProvider, userId: string, meta: RequestMeta): Promise<boolean> {
   const { organizationId } = provider;
+  // The organization's directory has the last word: someone it deactivated (SCIM) stays out,
+  // whatever the identity provider still lets through.
+  const directory = await prisma.scimUser.findUnique({
+    where: { organizationId_userId: { organizationId, userId } },
+    select: { active: true },
+  });
+  if (directory && !directory.active) throw new SsoRefused("account_deactivated");
   let joined = false;
   if (!(await membershipOf(userId, organizationId))) {
     try {
