@@ -26,6 +26,8 @@ const loadModules = async () => ({
   adminAuditLog: await import("~/server/admin/audit-log.server"),
   adminDashboard: await import("~/server/admin/dashboard.server"),
   adminSubscriptions: await import("~/server/admin/subscriptions.server"),
+  ssoConnections: await import("~/server/sso/connections.server"),
+  ssoDomains: await import("~/server/sso/domains.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -43,6 +45,8 @@ interface World {
   teamId: string;
   /** A pending invitation addressed to someone else. */
   invitationId: string;
+  /** An identity provider (SSO connection) of the organization. */
+  providerId: string;
 }
 
 /** Who calls (the call passes them), the code of the refusal, and the call. */
@@ -429,6 +433,74 @@ const MODULES: {
       subscriptionReport: "a report read only by an admin page's loader, after requireAdminUser",
     },
   },
+
+  // The organization's identity providers need sso: manage (a member has it not).
+  ssoConnections: {
+    checked: {
+      registerProvider: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) =>
+          m.ssoConnections.registerProvider(
+            w.member,
+            {
+              providerId: "new-provider",
+              issuer: "https://idp.example.com",
+              domain: "example.com",
+              organizationId: w.organizationId,
+              oidcConfig: { clientId: "id", clientSecret: "secret" },
+            },
+            meta,
+          ),
+      ],
+      getProvider: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoConnections.getProvider(w.member, w.providerId),
+      ],
+      organizationProviders: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoConnections.organizationProviders(w.member, w.organizationId),
+      ],
+      updateProvider: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) =>
+          m.ssoConnections.updateProvider(w.member, { providerId: w.providerId, domain: "other.example" }, meta),
+      ],
+      deleteProvider: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) => m.ssoConnections.deleteProvider(w.outsider, w.providerId, meta),
+      ],
+    },
+    noCallerCheck: {
+      listProviders: "lists only the providers of organizations where the caller may manage SSO",
+      providerOut: "shapes a row",
+    },
+  },
+
+  ssoDomains: {
+    checked: {
+      verifyDomain: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoDomains.verifyDomain(w.member, { providerId: w.providerId }, meta),
+      ],
+      setSsoRequired: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoDomains.setSsoRequired(w.member, { organizationId: w.organizationId, required: false }, meta),
+      ],
+    },
+    noCallerCheck: {
+      domainRecord: "names a TXT record",
+      syncDomains: "writes the domain rows of a provider its caller (a verb) has checked",
+      releaseRequirementWithoutDomains:
+        "clears the requirement for a verb that has checked, when no verified domain is left",
+    },
+  },
 };
 
 let db: TestDatabase;
@@ -469,6 +541,16 @@ beforeAll(async () => {
       expiresAt: new Date(Date.now() + 86_400_000),
     },
   });
+  const provider = await prisma.ssoProvider.create({
+    data: {
+      providerId: "policy-verbs-provider",
+      issuer: "https://idp.example.com",
+      domain: "example.com",
+      organizationId: organization.id,
+      samlConfig: JSON.stringify({ entryPoint: "https://idp.example.com/sso", certs: ["unused"] }),
+      domains: { create: { domain: "example.com", token: "token" } },
+    },
+  });
   world = {
     member: plain!,
     outsider: outside!,
@@ -478,6 +560,7 @@ beforeAll(async () => {
     ownerMemberId: organization.members.find((row) => row.role === "owner")!.id,
     teamId,
     invitationId: invitation.id,
+    providerId: provider.providerId,
   };
 }, 60_000);
 
