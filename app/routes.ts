@@ -67,6 +67,13 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
         route("delete", "routes/organizations/delete-organization.tsx"),
       ]),
       route("billing", "routes/organizations/workspace/billing.tsx"),
+      // Single sign-on: the organization's identity providers; "new" is a static segment, so
+      // it wins over :providerId (and is a reserved provider id).
+      route("sso", "routes/organizations/workspace/sso.tsx"),
+      route("sso/new", "routes/organizations/workspace/sso-new.tsx"),
+      route("sso/:providerId", "routes/organizations/workspace/sso-connection.tsx", [
+        route("remove", "routes/organizations/workspace/sso-remove.tsx"),
+      ]),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

@@ -12,6 +12,7 @@ export const namespaces = [
   "admin",
   "reports",
   "dashboard",
+  "sso",
 ] as const;
 
 /** Native names, shown in the locale switcher in their own language. */

@@ -20,6 +20,7 @@ import { startOidcStandIn, type OidcStandIn } from "../support/oidc-stand-in";
 import { ssoClient } from "../support/sso-client";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies } from "./helpers/auth-client";
+import { browserFor } from "./helpers/browser";
 import { createUser, sessionFor, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 
 const SECRET = "sso-connections-test-secret-0123456789abcdefgh";
@@ -668,5 +669,81 @@ describe("secrets", () => {
     expect(replies.length).toBeGreaterThan(50);
     const leaks = replies.filter((text) => text.includes(CLIENT_SECRET) || text.includes("a-brand-new-secret"));
     expect(leaks).toEqual([]);
+  });
+});
+
+describe("the organization's single sign-on pages, without JavaScript", () => {
+  it("add a connection, show what to enter at the provider, verify its domain, require SSO, remove it", async () => {
+    const org = await organization();
+    const [ownerRow, memberRow] = await Promise.all(
+      [org.owner.id, org.member.id].map((id) => app.prisma.user.findUniqueOrThrow({ where: { id } })),
+    );
+    const owner = await browserFor(app, ownerRow!);
+    const member = await browserFor(app, memberRow!);
+    const { slug } = await app.prisma.organization.findUniqueOrThrow({ where: { id: org.id } });
+    const base = `/organizations/${slug}/sso`;
+
+    // The section is the managers': a member finds nothing there, and no tab.
+    expect((await member.get(base)).status).toBe(404);
+    expect(await member.page(`/organizations/${slug}`)).not.toContain(`href="${base}"`);
+    const list = await owner.page(base);
+    expect(list).toContain(`href="${base}"`);
+    expect(list).toContain(`href="${base}/new"`);
+
+    // A refused registration answers the form, without the secret typed into it.
+    const providerId = unique("pageidp");
+    const domain = domainName("page");
+    const form = {
+      intent: "register-oidc",
+      providerId,
+      domain,
+      issuer: oidc.issuer,
+      clientId: "page-client-WXYZ",
+      clientSecret: CLIENT_SECRET,
+    };
+    const refused = await owner.post(`${base}/new`, { ...form, issuer: "https://10.0.0.1" });
+    expect(refused.status).toBe(400);
+    const refusedHtml = await refused.text();
+    expect(refusedHtml).toContain('data-testid="form-errors"');
+    expect(refusedHtml).not.toContain(CLIENT_SECRET);
+
+    const added = await owner.post(`${base}/new`, form);
+    expect(added.status).toBe(302);
+    expect(added.headers.get("location")).toBe(`${base}/${providerId}`);
+    const page = await owner.page(`${base}/${providerId}`);
+    expect(page).toContain(`value="${app.base}/api/auth/sso/callback/${providerId}"`);
+    expect(page).toContain(`value="_acme-sso.${domain}"`);
+    const token = /value="(acme-domain-verification=[\w-]+)"/.exec(page)?.[1];
+    expect(token).toBeTruthy();
+    expect(page).toContain("WXYZ");
+    expect(page).not.toContain(CLIENT_SECRET);
+    expect(page).toContain(`href="${base}/${providerId}/scim"`);
+    expect(page).toContain(`href="${base}/${providerId}/remove"`);
+
+    // Verify: refused while the record is missing (422 on the page, not better-auth's 502), then verified.
+    const missing = await owner.post(`${base}/${providerId}`, { intent: "verify-domain", domain });
+    expect(missing.status).toBe(422);
+    expect(await missing.text()).toContain('data-testid="form-errors"');
+    dns.setTxt(`_acme-sso.${domain}`, [token!]);
+    const verified = await owner.post(`${base}/${providerId}`, { intent: "verify-domain", domain });
+    expect(verified.status).toBe(302);
+    expect(await owner.page(`${base}/${providerId}`)).toMatch(/data-verified="true"/);
+
+    // Require, in French.
+    const french = await owner.page(`/fr${base}`);
+    expect(french).toContain("Exiger l’authentification unique");
+    const required = await owner.post(`/fr${base}`, { intent: "set-sso-required", required: "true" });
+    expect(required.status).toBe(302);
+    expect((await app.prisma.organization.findUniqueOrThrow({ where: { id: org.id } })).ssoRequired).toBe(true);
+    const refusedRequire = await member.post(base, { intent: "set-sso-required", required: "false" });
+    expect(refusedRequire.status).toBe(404);
+
+    // Remove, through its confirmation.
+    expect(await owner.page(`/ja${base}/${providerId}/remove`)).toContain(`${providerId} を削除しますか?`);
+    const removed = await owner.post(`${base}/${providerId}/remove`, { intent: "remove-provider" });
+    expect(removed.status).toBe(302);
+    expect(removed.headers.get("location")).toBe(base);
+    expect(await app.prisma.ssoProvider.count({ where: { providerId } })).toBe(0);
+    expect((await owner.get(`${base}/${providerId}`)).status).toBe(404);
   });
 });
