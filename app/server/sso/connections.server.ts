@@ -187,14 +187,7 @@ function checkedDomains(domain: string): string {
  * A provider id no account of another kind uses: the sign-in methods' own names are account
  * provider ids, and "new" would hide behind the page that adds a connection.
  */
-const RESERVED_PROVIDER_IDS = new Set<string>([
-  "credential",
-  "email-password",
-  "sso",
-  "saml",
-  "new",
-  ...SOCIAL_PROVIDER_IDS,
-]);
+const RESERVED_PROVIDER_IDS = new Set<string>(["credential", "email-password", "new", ...SOCIAL_PROVIDER_IDS]);
 
 /** The membership that may manage the organization's SSO, or the refusal. */
 async function managerOf(auth: AuthSession, organizationId: string | undefined) {
