@@ -359,7 +359,8 @@ describe("POST /sso/register", () => {
     const org = await organization();
     const port = new URL(oidc.issuer).port;
     const cases: [Record<string, unknown>, number, string][] = [
-      // Literal private addresses, and a name that resolves to loopback (checked after resolution).
+      // Literal private addresses, and localhost by name (names that resolve to private
+      // addresses are refused by idpFetch after resolution: idp-fetch.server.test.ts).
       [{ issuer: "https://10.0.0.7" }, 400, "discovery_private_host"],
       [{ issuer: "https://169.254.169.254" }, 400, "discovery_private_host"],
       [{ issuer: `https://localhost:${port}` }, 400, "discovery_private_host"],

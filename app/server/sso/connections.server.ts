@@ -306,7 +306,8 @@ async function resolveOidc(
     jwksEndpoint: input.jwksEndpoint,
     userInfoEndpoint: input.userInfoEndpoint,
   };
-  for (const [name, value] of Object.entries(explicit)) if (value) checkEndpoint(name, value);
+  const given = { ...explicit, discoveryEndpoint: input.discoveryEndpoint };
+  for (const [name, value] of Object.entries(given)) if (value) checkEndpoint(name, value);
   const chosen = input.tokenEndpointAuthentication ?? current?.tokenEndpointAuthentication;
   const common = {
     scopes: input.scopes ?? current?.scopes ?? ["openid", "email", "profile"],
