@@ -37,6 +37,8 @@ process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
 // The web server's SQLite database, known to the workers too: tests/e2e/support/organizations.ts
 // adds members to organizations directly, which no page does yet.
 process.env.E2E_DATABASE_URL ??= `file:${join(mkdtempSync(join(tmpdir(), "app-e2e-")), "app.db")}`;
+/** The web server's AUTH_SECRET: tests/e2e/support/sso.ts stores a connection's client secret encrypted with it. */
+export const E2E_AUTH_SECRET = "e2e-test-secret-0123456789abcdefghijkl";
 
 /**
  * Browsers cannot be downloaded here: tests drive the system's Chromium. The flags keep it
@@ -112,13 +114,14 @@ export default defineConfig({
         PORT: String(PORT),
         BASE_URL,
         DATABASE_URL: process.env.E2E_DATABASE_URL,
-        AUTH_SECRET: "e2e-test-secret-0123456789abcdefghijkl",
+        AUTH_SECRET: E2E_AUTH_SECRET,
         RATE_LIMIT: "off",
         SMTP_URL: `smtp://127.0.0.1:${process.env.E2E_SMTP_PORT}`,
         ...standInEnv(OIDC_ISSUER, "google"),
         ...standInEnv(OIDC_ISSUER, "microsoft"),
-        // Identity providers on loopback: the OIDC stand-in is the organizations' SSO issuer too.
+        // Organizations' own identity providers (single sign-on) at the same stand-in, on loopback.
         SSO_IDP_ORIGIN: OIDC_ISSUER,
+        // SSO domain verification resolves through the DNS stand-in.
         DNS_SERVERS: `127.0.0.1:${process.env.E2E_DNS_PORT}`,
         ...billingEnv,
       },

@@ -19,6 +19,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("signin", "routes/signin.tsx"),
       // The second step of a sign-in, for users with two-factor (a pending cookie says who).
       route("signin/two-factor", "routes/signin-two-factor.tsx"),
+      // Single sign-on: a work email or organization slug, then the organization's identity provider.
+      route("signin/sso", "routes/signin-sso.tsx"),
       route("signup", "routes/signup.tsx"),
       route("forgot-password", "routes/forgot-password.tsx"),
       route("reset-password", "routes/reset-password.tsx"),

@@ -18,6 +18,22 @@ function landAfterSignIn(home: string) {
 }
 
 /**
+ * A passkey of an address whose organization requires single sign-on: on to its single
+ * sign-on page, which says why, with the address filled in.
+ */
+function toSingleSignOn(failure: unknown, ssoPage: string): boolean {
+  if (!(failure instanceof Error) || failure.message !== "SSO_REQUIRED") return false;
+  const query = new URLSearchParams({
+    error: "sso_required",
+    email: (failure as Error & { email?: string }).email ?? "",
+  });
+  const redirect = new URLSearchParams(window.location.search).get("redirect");
+  if (redirect) query.set("redirect", redirect);
+  window.location.assign(`${ssoPage}?${query}`);
+  return true;
+}
+
+/**
  * "Sign in with a passkey" under the password form, and passkeys offered among the email
  * field's suggestions (conditional UI: the field says `autocomplete="username webauthn"`).
  * Only in a hydrated page of a browser with WebAuthn: without JavaScript nothing is drawn
@@ -26,7 +42,9 @@ function landAfterSignIn(home: string) {
 export function PasskeySignIn() {
   const { t } = useTranslation("auth");
   const supported = useWebAuthnSupport();
-  const home = useLocalize()(navigation.signedInRedirect);
+  const localize = useLocalize();
+  const home = localize(navigation.signedInRedirect);
+  const ssoPage = localize("/signin/sso");
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -40,6 +58,7 @@ export function PasskeySignIn() {
         await signInWithPasskey(true);
         landAfterSignIn(home);
       } catch (failure) {
+        if (toSingleSignOn(failure, ssoPage)) return;
         // AbortError: the button's ceremony took over, or the page went away.
         if (!left && (failure as Error).name !== "AbortError") setError((failure as Error).message);
       }
@@ -48,7 +67,7 @@ export function PasskeySignIn() {
       left = true;
       void cancelPasskeyRequest();
     };
-  }, [supported, home]);
+  }, [supported, home, ssoPage]);
 
   async function signIn() {
     setPending(true);
@@ -57,6 +76,7 @@ export function PasskeySignIn() {
       await signInWithPasskey();
       landAfterSignIn(home);
     } catch (failure) {
+      if (toSingleSignOn(failure, ssoPage)) return;
       setError((failure as Error).message);
       setPending(false);
     }

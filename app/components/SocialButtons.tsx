@@ -1,5 +1,7 @@
+import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
-import { Notice } from "~/components/ui/AuthCard";
+import { linkClass, Notice } from "~/components/ui/AuthCard";
+import { useLocalize } from "~/lib/use-root-data";
 import { useTranslation } from "~/lib/translations";
 import type { SocialProviderId } from "~/lib/social-providers";
 
@@ -51,14 +53,35 @@ export function SocialSignIn({ providers }: { providers: SocialProvider[] }) {
   );
 }
 
-/** Why a social sign-in or link failed (the callback's `error=`), and the provider's own words if any. */
-export function SocialErrorNotice({ code, description }: { code: string; description?: string | null }) {
+/**
+ * Why a social sign-in or link failed (the callback's `error=`), and the provider's own words if
+ * any. When the address's organization requires single sign-on, the way there, filled in.
+ */
+export function SocialErrorNotice({
+  code,
+  description,
+  email,
+}: {
+  code: string;
+  description?: string | null;
+  email?: string | null;
+}) {
   const { t, i18n } = useTranslation("auth");
+  const localize = useLocalize();
   const key = `social.errors.${code}`;
+  const sso =
+    code === "sso_required"
+      ? `${localize("/signin/sso")}?${new URLSearchParams({ error: code, email: email ?? "" })}`
+      : null;
   return (
     <Notice tone="error" title={t("social.errorTitle")} testId="social-error">
       {i18n.exists(`auth:${key}`) ? t(key) : t("social.errors.provider", { code })}
       {description ? <span className="mt-1 block italic">{description}</span> : null}
+      {sso ? (
+        <AppLink to={sso} className={`mt-2 block ${linkClass}`}>
+          {t("sso.continue")}
+        </AppLink>
+      ) : null}
     </Notice>
   );
 }

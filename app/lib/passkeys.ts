@@ -25,8 +25,9 @@ async function api<T>(path: string, body?: unknown): Promise<T> {
       ? {}
       : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) },
   );
-  const json = (await response.json().catch(() => null)) as (T & { code?: string }) | null;
-  if (!response.ok) throw new Error(json?.code ?? "UNKNOWN");
+  const json = (await response.json().catch(() => null)) as (T & { code?: string; email?: string }) | null;
+  // SSO_REQUIRED names the address its organization signs in itself (see PasskeySignIn).
+  if (!response.ok) throw Object.assign(new Error(json?.code ?? "UNKNOWN"), { email: json?.email });
   return json as T;
 }
 

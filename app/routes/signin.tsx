@@ -5,10 +5,11 @@ import { data, Form, redirect, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/signin";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
+import { Icon } from "~/components/Icon";
 import { PasskeySignIn } from "~/components/PasskeySignIn";
 import { SocialErrorNotice, SocialSignIn } from "~/components/SocialButtons";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
-import { SubmitButton } from "~/components/ui/Button";
+import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
@@ -21,11 +22,12 @@ import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
 import { sendVerificationEmail, signInEmail } from "~/server/auth/accounts.server";
 import { redirectParam } from "~/server/auth/guards.server";
-import { SecondFactorRequired } from "~/server/auth/sign-in.server";
+import { SecondFactorRequired, SsoRequired } from "~/server/auth/sign-in.server";
 import { isAppError } from "~/server/errors.server";
 import { authT, cookieHeaders, SECRET_FIELDS } from "~/server/forms.server";
 import { pageAction, socialIntent } from "~/server/page-action.server";
 import { callbackError, enabledProviders } from "~/server/auth/social/social.server";
+import { getLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { redirectWithToast } from "~/server/toast.server";
 
@@ -36,14 +38,18 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
   return withTranslations(request, handle, serverLoader);
 }
 
-export function loader({ request, context }: Route.LoaderArgs) {
-  return {
-    meta: pageMeta(context, "signin"),
-    providers: enabledProviders(),
-    // A social sign-in that failed comes back here with `?error=` (one of CALLBACK_ERROR_CODES
-    // or the provider's own), which the page explains.
-    socialError: callbackError(request),
-  };
+export function loader({ request, url, context }: Route.LoaderArgs) {
+  // A social sign-in that failed comes back here with `?error=` (one of CALLBACK_ERROR_CODES
+  // or the provider's own), which the page explains.
+  const socialError = callbackError(request);
+  // Except one: the address's organization requires single sign-on, whose page says so.
+  if (socialError?.code === "sso_required") {
+    const query = new URLSearchParams({ error: socialError.code, email: socialError.email ?? "" });
+    const next = redirectParam(url);
+    if (next) query.set("redirect", next);
+    throw redirect(`${localizePath("/signin/sso", getLocale(context))}?${query}`);
+  }
+  return { meta: pageMeta(context, "signin"), providers: enabledProviders(), socialError };
 }
 
 /** A refused action's own headers (X-Retry-After on TOO_MANY_REQUESTS) reach the browser. */
@@ -94,6 +100,13 @@ export const action = pageAction({
             return redirect(withRedirect(localizePath("/signin/two-factor", locale), target), {
               headers: cookieHeaders(error.setCookies),
             });
+          }
+          // The organization of this address signs it in itself: on to its single sign-on, filled in.
+          if (error instanceof SsoRequired) {
+            const query = new URLSearchParams({ error: "sso_required", email: error.email });
+            const next = redirectParam(args.url);
+            if (next) query.set("redirect", next);
+            return redirect(`${localizePath("/signin/sso", locale)}?${query}`);
           }
           if (isAppError(error) && error.code === "EMAIL_NOT_VERIFIED") {
             // The service has just sent a new verification email: say so, and offer another.
@@ -179,6 +192,14 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
         </Form>
         <PasskeySignIn />
         <SocialSignIn providers={loaderData.providers} />
+        <AppLink
+          to={withRedirect(localize("/signin/sso"), redirect)}
+          className={buttonClass("secondary", "w-full")}
+          data-testid="sso-link"
+        >
+          <Icon name="lock" />
+          {t("sso.continue")}
+        </AppLink>
       </div>
     </AuthCard>
   );

@@ -28,6 +28,8 @@ import { endpoints as invitationEndpoints } from "./organization/api/invitations
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
 import { endpoints as ssoProviderEndpoints } from "./sso/api/providers.server";
+import { endpoints as samlEndpoints } from "./sso/api/saml.server";
+import { endpoints as ssoSignInEndpoints } from "./sso/api/sign-in.server";
 
 export const BASE_PATH = "/api/auth";
 
@@ -55,10 +57,12 @@ const endpoints = [
   ...invitationEndpoints,
   ...teamEndpoints,
   ...ssoProviderEndpoints,
+  ...samlEndpoints,
   ...billingEndpoints,
   ...adminEndpoints,
   ...twoFactorEndpoints,
   ...passkeyEndpoints,
+  ...ssoSignInEndpoints,
 ];
 
 /** The path of every registered endpoint: page actions name the rate-limit rule they count under by one. */

@@ -266,6 +266,17 @@ const entries = {
   },
   YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
+  // ---- single sign-on: signin ----
+  // No connection for the email's domain, the domain, the provider id or the organization asked for.
+  NO_PROVIDER_FOUND: { status: 404, message: "No provider found for the issuer" },
+  // A connection whose stored settings can no longer be used (neither OIDC nor SAML).
+  INVALID_SSO_PROVIDER: { status: 400, message: "Invalid SSO provider" },
+  // The email's domain is a verified domain of an organization that requires single sign-on.
+  SSO_REQUIRED: {
+    status: 403,
+    message: "Your organization requires you to sign in through its identity provider (single sign-on).",
+  },
+
   // ---- single sign-on: SAML ----
   // An identity provider's metadata that is not XML, too large, or lacks what sign-in needs
   // (entity id, single sign-on address, signing certificate). better-auth's name style.

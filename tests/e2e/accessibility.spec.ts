@@ -87,6 +87,11 @@ const PAGES: Record<string, Visit[]> = {
     { area: "guest", url: "/signin", shows: heading },
     { area: "guest", url: "/ja/signin", shows: heading },
   ],
+  "signin/sso": [
+    { area: "guest", url: "/signin/sso", shows: heading },
+    // Sent here by a sign-in its organization requires single sign-on for: the explanation, filled in.
+    { area: "guest", url: "/fr/signin/sso?error=sso_required&email=ada%40corp.example", shows: heading },
+  ],
   "signin/two-factor": [
     { area: "second-step", url: "/signin/two-factor", shows: heading },
     { area: "second-step", url: "/signin/two-factor?method=backup-code", shows: heading },

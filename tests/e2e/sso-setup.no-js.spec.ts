@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signedInAccount } from "./support/auth";
-import { fitsPhone, requireSso, setUpOidcConnection, ssoTexts } from "./support/sso";
+import { fitsPhone, requireSso, setUpOidcConnection, ssoTexts } from "./support/sso-setup";
 
 // This file runs in the "no-js" project: the same set-up with plain form posts, in English and
 // French, then the connection's removal through its confirmation page.

@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { signedInAccount } from "./support/auth";
-import { CLIENT_SECRET, fitsPhone, requireSso, setUpOidcConnection, ssoTexts } from "./support/sso";
+import { CLIENT_SECRET, fitsPhone, requireSso, setUpOidcConnection, ssoTexts } from "./support/sso-setup";
 
 // With JavaScript: an owner sets up an OpenID Connect connection against the OIDC stand-in,
 // verifies its domain through the DNS stand-in and requires single sign-on, in two languages.

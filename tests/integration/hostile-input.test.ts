@@ -1319,6 +1319,13 @@ const FORM_ROUTES = (): FormRoute[] => [
     fields: ["email"],
   },
   {
+    file: "routes/signin-sso.tsx",
+    path: () => "/signin/sso",
+    callers: ["guest"],
+    intents: ["sso"],
+    fields: ["identifier"],
+  },
+  {
     file: "routes/signin-two-factor.tsx",
     path: () => "/signin/two-factor",
     callers: ["guest"],

@@ -28,6 +28,7 @@ const loadModules = async () => ({
   adminSubscriptions: await import("~/server/admin/subscriptions.server"),
   ssoConnections: await import("~/server/sso/connections.server"),
   ssoDomains: await import("~/server/sso/domains.server"),
+  ssoSignIn: await import("~/server/sso/sign-in.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -499,6 +500,20 @@ const MODULES: {
       syncDomains: "writes the domain rows of a provider its caller (a verb) has checked",
       releaseRequirementWithoutDomains:
         "clears the requirement for a verb that has checked, when no verified domain is left",
+    },
+  },
+
+  // Signing in through an organization's identity provider: nobody is signed in yet. The
+  // provider's signed answer (and the one-use state of a sign-in started here) is the check.
+  ssoSignIn: {
+    checked: {},
+    noCallerCheck: {
+      resolveProvider: "anyone may ask which connection serves an address, as better-auth's sign-in/sso tells",
+      startSsoSignIn: "starts a sign-in: anyone may, it changes nothing but a one-use state record",
+      finishOidcSignIn: "the provider's answer, checked against the state this browser holds",
+      finishSamlSignIn: "the IdP's signed response to a request started here",
+      completeSsoSignIn: "called only with an identity a provider's verified answer gave",
+      clearSsoStateCookie: "a Set-Cookie line",
     },
   },
 };

@@ -185,6 +185,7 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       ["guest", "/verify-email", "routes/verify-email.tsx"],
       ["guest", `/invitations/${invitation.id}`, "routes/invitations/invitation.tsx"],
       ["guest", "/fr/signin", "routes/signin.tsx"],
+      ["guest", "/signin/sso?error=sso_required&email=a%40b.example", "routes/signin-sso.tsx"],
       ["guest", "/signup", "routes/signup.tsx"],
       ["guest", "/forgot-password", "routes/forgot-password.tsx"],
       ["guest", "/reset-password?token=nope", "routes/reset-password.tsx"],

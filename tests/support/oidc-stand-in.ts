@@ -8,6 +8,11 @@
  * fetch that follows redirects, goes from the authorization URL straight to the app's
  * callback. Beside oidc-provider the same server answers the two Microsoft Graph calls of a
  * Microsoft sign-in (/me and its photo) for the access tokens it issued.
+ *
+ * An organization's own identity provider (single sign-on) is the same server with a client of
+ * its own (addClient), whose redirect URI is the app's /api/auth/sso/callback/<providerId>.
+ * tamperNextIdToken makes the next token response carry an ID token with claims of the test's
+ * choosing, signed with the real key, as a provider that got them wrong would.
  */
 import { generateKeyPairSync, type KeyObject } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
@@ -45,7 +50,12 @@ export interface StandInClient {
   clientId: string;
   clientSecret: string;
   redirectUris: string[];
+  /** How the client authenticates at the token endpoint; default client_secret_basic. */
+  tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post";
 }
+
+/** Where the app receives an SSO connection's redirect, below its base URL: /api/auth/sso/callback/<providerId>. */
+export const SSO_CALLBACK_PATH = "/api/auth/sso/callback/";
 
 /** What the provider sends to the callback instead of a code, e.g. { error: "access_denied" }. */
 export interface StandInError {
@@ -83,6 +93,14 @@ export interface OidcStandIn {
   setUser(user: StandInUser): void;
   /** Makes the next authorization (only that one) end with this error at the callback. */
   setNextError(error: StandInError): void;
+  /** Registers (or replaces) a client of its own, e.g. an SSO connection's. */
+  addClient(client: StandInClient): Promise<void>;
+  /**
+   * The next token response (only that one) carries its ID token with these claims changed
+   * (e.g. `{ nonce: "x" }`, `{ aud: "other" }`, `{ iss: "https://elsewhere" }`), re-signed with
+   * the stand-in's own key.
+   */
+  tamperNextIdToken(claims: Record<string, unknown>): void;
   /**
    * An ID token for the current user signed with the stand-in's key: issuer, audience (the
    * provider's client id), iat and exp are set and can be overridden by `claims`.
@@ -166,6 +184,7 @@ export async function startOidcStandIn(options: OidcStandInOptions = {}): Promis
   };
   users.set(currentUser.sub, currentUser);
   let nextError: StandInError | undefined;
+  let nextIdTokenClaims: Record<string, unknown> | undefined;
 
   const clients = Object.fromEntries(
     STAND_IN_PROVIDERS.map((id) => {
@@ -238,8 +257,7 @@ export async function startOidcStandIn(options: OidcStandInOptions = {}): Promis
   });
   const handle = provider.callback();
 
-  async function register(providerId: StandInProviderId) {
-    const { clientId, clientSecret, redirectUris } = clients[providerId];
+  async function upsertClient({ clientId, clientSecret, redirectUris, tokenEndpointAuthMethod }: StandInClient) {
     if (redirectUris.length === 0) return; // oidc-provider refuses a client without one
     // Kept in oidc-provider's store rather than its static configuration so redirect URIs can be added later.
     await provider.Client.adapter.upsert(clientId, {
@@ -248,9 +266,39 @@ export async function startOidcStandIn(options: OidcStandInOptions = {}): Promis
       redirect_uris: redirectUris,
       grant_types: ["authorization_code", "refresh_token"],
       response_types: ["code"],
+      token_endpoint_auth_method: tokenEndpointAuthMethod ?? "client_secret_basic",
     });
   }
+  const register = (providerId: StandInProviderId) => upsertClient(clients[providerId]);
   for (const id of STAND_IN_PROVIDERS) await register(id);
+
+  /** Holds back the token endpoint's answer and sends it with its ID token's claims replaced. */
+  function tamperTokenResponse(res: ServerResponse, claims: Record<string, unknown>) {
+    const chunks: Buffer[] = [];
+    const end = res.end.bind(res);
+    res.write = ((chunk: string | Buffer) => {
+      chunks.push(Buffer.from(chunk));
+      return true;
+    }) as typeof res.write;
+    res.end = ((chunk?: string | Buffer) => {
+      if (chunk && typeof chunk !== "function") chunks.push(Buffer.from(chunk));
+      void (async () => {
+        const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+        if (typeof body.id_token === "string") {
+          const original = JSON.parse(
+            Buffer.from(body.id_token.split(".")[1]!, "base64url").toString("utf8"),
+          ) as Record<string, unknown>;
+          body.id_token = await new SignJWT({ ...original, ...claims })
+            .setProtectedHeader({ alg: "RS256", kid: KEY_ID })
+            .sign(signingKey);
+        }
+        const text = JSON.stringify(body);
+        res.setHeader("content-length", Buffer.byteLength(text));
+        end(text);
+      })();
+      return res;
+    }) as typeof res.end;
+  }
 
   async function graph(req: IncomingMessage, res: ServerResponse, rest: string) {
     const token = /^Bearer (.+)$/i.exec(req.headers.authorization ?? "")?.[1];
@@ -283,6 +331,10 @@ export async function startOidcStandIn(options: OidcStandInOptions = {}): Promis
     const resume = RESUME_PATH.exec(path);
     if (resume) req.headers.cookie = `_interaction_resume=${resume[1]}`;
     else delete req.headers.cookie;
+    if (path === "/token" && nextIdTokenClaims) {
+      tamperTokenResponse(res, nextIdTokenClaims);
+      nextIdTokenClaims = undefined;
+    }
     handle(req, res);
   }
 
@@ -322,6 +374,10 @@ export async function startOidcStandIn(options: OidcStandInOptions = {}): Promis
     },
     setNextError(error) {
       nextError = error;
+    },
+    addClient: (client) => upsertClient(client),
+    tamperNextIdToken(claims) {
+      nextIdTokenClaims = claims;
     },
     signIdToken: (claims = {}, providerId = "google") => sign(signingKey, claims, providerId),
     signIdTokenWithForeignKey: (claims = {}, providerId = "google") => sign(rsaKey(), claims, providerId),

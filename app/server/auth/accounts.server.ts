@@ -12,7 +12,7 @@ import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.serve
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
-import { auditingBan, SecondFactorRequired, signInSession } from "./sign-in.server";
+import { auditingBan, SecondFactorRequired, signInSession, SsoRequired } from "./sign-in.server";
 import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
@@ -426,8 +426,9 @@ export async function verifyEmail(
     const created = await signInSession(user.id, meta, { method: "email-verification" });
     return { user: null, setCookies: created.setCookies };
   } catch (error) {
-    // A link in a mailbox is one factor: a user with two-factor signs in as usual afterwards.
-    if (error instanceof SecondFactorRequired) return { user: null, setCookies: [] };
+    // A link in a mailbox is one factor: a user with two-factor signs in as usual afterwards,
+    // and one whose organization requires single sign-on signs in through it.
+    if (error instanceof SecondFactorRequired || error instanceof SsoRequired) return { user: null, setCookies: [] };
     throw error;
   }
 }

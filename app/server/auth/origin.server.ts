@@ -39,11 +39,15 @@ const API_PREFIX = "/api/auth/";
 // A provider's form_post (Apple) arrives cross-site, by design; the endpoint only re-issues
 // it as a GET, and the state record and state cookie authenticate that GET.
 const PROVIDER_CALLBACK_PREFIX = "/api/auth/callback/";
+// So does a SAML IdP's response (HTTP-POST binding), at single sign-on's Assertion Consumer
+// Service: the signed response, and the one-use request it answers, authenticate it.
+const SAML_ACS_PREFIX = "/api/auth/sso/saml2/sp/acs/";
 
 /** The 403 to answer a state-changing request from an untrusted origin (see the header), or null. */
 export function untrustedOriginResponse(request: Request): Response | null {
   if (SAFE_METHODS.has(request.method)) return null;
-  if (new URL(request.url).pathname.startsWith(PROVIDER_CALLBACK_PREFIX)) return null;
+  const { pathname } = new URL(request.url);
+  if (pathname.startsWith(PROVIDER_CALLBACK_PREFIX) || pathname.startsWith(SAML_ACS_PREFIX)) return null;
   if (!request.headers.get("Cookie")) {
     const namesOrigin = request.headers.has("Origin") || request.headers.has("Referer");
     if (!namesOrigin || new URL(request.url).pathname.startsWith(API_PREFIX)) return null;

@@ -7,10 +7,13 @@
  * The gate: when the first factor was right for a user with two-factor (and the browser is
  * not a trusted one), no session is made; a PendingSignIn row, named by a short-lived signed
  * cookie, waits for the second step, and `SecondFactorRequired` is thrown.
+ *
+ * Enforced single sign-on is checked here too, for the same reason: an organization that
+ * requires it for its verified domains must see every other way in refused (SsoRequired).
  */
 import { audit } from "~/server/audit.server";
 import { prisma } from "~/server/db.server";
-import { isAppError } from "~/server/errors.server";
+import { AppError, isAppError } from "~/server/errors.server";
 import {
   clearSessionCookies,
   cookieName,
@@ -101,6 +104,43 @@ export async function trustDevice(userId: string, meta: Partial<RequestMeta>): P
   return signedCookie(trustDeviceCookieName(), token, TRUST_DEVICE_MAX_AGE);
 }
 
+/**
+ * SSO_REQUIRED, with the address the refused sign-in was for: the caller proved the first
+ * factor for it, and the pages (and API clients) send it on to the single sign-on form.
+ */
+export class SsoRequired extends AppError {
+  constructor(readonly email: string) {
+    super("SSO_REQUIRED");
+  }
+
+  override toJSON() {
+    return { ...super.toJSON(), email: this.email };
+  }
+}
+
+/** How single sign-on's own sign-ins name their method: `sso:<providerId>`. */
+export const SSO_METHOD_PREFIX = "sso:";
+
+/**
+ * Enforced single sign-on: a sign-in by any other way of an email whose domain is a verified
+ * domain of an organization requiring SSO is refused. The sso layer sits above auth, so the
+ * rule reads its two tables here directly instead of being a gate that layer registers: a
+ * registration exists only once its module has been loaded, and a sign-in path that never
+ * loads it (a page, a script) would slip past it. Only a verified domain counts: an
+ * organization cannot lock people out of an address it has not proved it controls.
+ */
+async function emailRequiringSso(userId: string, method: string): Promise<string | null> {
+  if (method.startsWith(SSO_METHOD_PREFIX)) return null;
+  const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true } });
+  const domain = user?.email.split("@").pop();
+  if (!user || !domain) return null;
+  const enforced = await prisma.ssoDomain.findFirst({
+    where: { domain, verifiedAt: { not: null }, provider: { organization: { ssoRequired: true } } },
+    select: { id: true },
+  });
+  return enforced ? user.email : null;
+}
+
 /** Runs a step of a sign-in; when the ban rule (session.server.ts) refuses it, the refusal is audited. */
 export async function auditingBan<T>(
   userId: string,
@@ -129,13 +169,28 @@ export async function auditingBan<T>(
 /**
  * Every way of signing in ends here: a new session and its audit row. A user with two-factor
  * gets a pending sign-in instead (SecondFactorRequired is thrown), unless this is the second
- * step itself, a passkey (already two factors) or a trusted browser.
+ * step itself, a passkey (already two factors) or a trusted browser. An email an organization
+ * requires single sign-on for gets SsoRequired unless this is that sign-on (`sso:<providerId>`);
+ * an admin's impersonation makes its session without signing in, so it is not refused.
  */
 export async function signInSession(
   userId: string,
   meta: RequestMeta,
   details: { method: string; rememberMe?: boolean; secondFactor?: string },
 ): Promise<Awaited<ReturnType<typeof createSession>>> {
+  const ssoEmail = await emailRequiringSso(userId, details.method);
+  if (ssoEmail) {
+    const reason = "SSO_REQUIRED";
+    await audit({
+      userId,
+      category: "auth",
+      action: "sign-in",
+      status: "failure",
+      details: { ...details, reason },
+      meta,
+    });
+    throw new SsoRequired(ssoEmail);
+  }
   // A banned user is refused by createSession, or by the gate before a second step is due.
   const { created, trustCookie } = await auditingBan(userId, meta, details, async () => {
     const trustCookie =

@@ -34,8 +34,9 @@ import { secondStepOr } from "./second-step.server";
  */
 function errorPage(code: string, description: string | undefined, locale: Locale): string {
   const t = i18nFor(locale).getFixedT(locale, "auth");
-  const key = `social.errors.${code}`;
-  const explanation = i18nFor(locale).exists(key, { ns: "auth" }) ? t(key) : null;
+  // A social or a single sign-on callback's code (both end here when they name no page).
+  const key = [`social.errors.${code}`, `sso.errors.${code}`].find((k) => i18nFor(locale).exists(k, { ns: "auth" }));
+  const explanation = key ? t(key) : null;
   return `<!doctype html>
 <html lang="${locale}">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Authentication Error</title>

@@ -125,6 +125,7 @@ export const endpoints = [
       const errorPage = outcome.errorURL ?? "/api/auth/error";
       const errorParams: Record<string, string> = { error: outcome.error };
       if (outcome.description) errorParams.error_description = outcome.description;
+      if (outcome.email) errorParams.email = outcome.email;
       return redirect(onBase(errorPage, errorParams), { headers });
     },
   }),

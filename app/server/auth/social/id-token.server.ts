@@ -1,6 +1,9 @@
 /**
  * Verification of the ID tokens social providers issue, whether they come from our own code
- * exchange or from a client that signed in natively (sign-in/social with `idToken`).
+ * exchange or from a client that signed in natively (sign-in/social with `idToken`), and of
+ * those an organization's own identity provider issues (single sign-on, `verifyIdTokenAt`:
+ * its key set is fetched through the caller's function, which keeps to the rules for
+ * addresses an organization chose).
  *
  * Checks, as OpenID Connect Core 3.1.3.7 asks: the signature against the provider's published
  * key set (RS256 or ES256 only), issuer, audience, expiry, the nonce when one is expected and,
@@ -56,7 +59,10 @@ class KeySet {
   private attemptedAt = -Infinity;
   private pending: Promise<void> | undefined;
 
-  constructor(private readonly url: string) {}
+  constructor(
+    private readonly url: string,
+    private readonly fetchKeys: KeySetFetch,
+  ) {}
 
   async key(header: JWSHeaderParameters, now: number) {
     if (!this.fresh(now)) await this.refresh(now);
@@ -89,11 +95,7 @@ class KeySet {
   private async fetch(now: number) {
     this.attemptedAt = now;
     try {
-      const response = await fetch(this.url, {
-        headers: { accept: "application/json" },
-        redirect: "error",
-        signal: AbortSignal.timeout(KEY_SET_TIMEOUT_MS),
-      });
+      const response = await this.fetchKeys(this.url);
       if (!response.ok) throw new Error(`${this.url} answered HTTP ${response.status}`);
       this.keys = createLocalJWKSet(await response.json());
       this.fetchedAt = now;
@@ -103,11 +105,25 @@ class KeySet {
   }
 }
 
-const keySets = new Map<string, KeySet>();
+/** How a key set is fetched: a GET of its URL. */
+export type KeySetFetch = (url: string) => Promise<Response>;
 
-function keySet(url: string): KeySet {
-  let set = keySets.get(url);
-  if (!set) keySets.set(url, (set = new KeySet(url)));
+const publicFetch: KeySetFetch = (url) =>
+  fetch(url, {
+    headers: { accept: "application/json" },
+    redirect: "error",
+    signal: AbortSignal.timeout(KEY_SET_TIMEOUT_MS),
+  });
+
+// Per URL and per way of fetching it: the same URL reached under other rules is another cache.
+const keySets = new Map<string, KeySet>();
+const fetchers = new Map<KeySetFetch, number>();
+
+function keySet(url: string, fetchKeys: KeySetFetch = publicFetch): KeySet {
+  if (!fetchers.has(fetchKeys)) fetchers.set(fetchKeys, fetchers.size);
+  const key = `${fetchers.get(fetchKeys)} ${url}`;
+  let set = keySets.get(key);
+  if (!set) keySets.set(key, (set = new KeySet(url, fetchKeys)));
   return set;
 }
 
@@ -153,6 +169,38 @@ function reasonFor(error: unknown): IdTokenFailure {
   return "malformed";
 }
 
+/** What a token must be to be accepted: signed by a key of `jwksUrl`, from one of `issuers`, for one of `audiences`. */
+export interface IdTokenExpectations {
+  jwksUrl: string;
+  issuers: string[];
+  audiences: string[];
+  /** How the key set is fetched; default a plain fetch (the social providers' fixed, public URLs). */
+  fetchKeys?: KeySetFetch;
+  /** The oldest `iat` accepted, e.g. "1h". */
+  maxTokenAge?: string;
+  /** The time the claims and the key-set cache are checked against, for tests. */
+  now?: Date;
+}
+
+/** The claims of a token that meets `expected`; throws `IdTokenError` otherwise (the nonce is the caller's to check). */
+export async function verifyIdTokenAt(token: string, expected: IdTokenExpectations): Promise<JWTPayload> {
+  const { jwksUrl, fetchKeys, now = new Date() } = expected;
+  try {
+    const { payload } = await jwtVerify(token, (header) => keySet(jwksUrl, fetchKeys).key(header, now.getTime()), {
+      algorithms: ALGORITHMS,
+      issuer: expected.issuers,
+      audience: expected.audiences,
+      requiredClaims: REQUIRED_CLAIMS,
+      maxTokenAge: expected.maxTokenAge,
+      clockTolerance: CLOCK_TOLERANCE_S,
+      currentDate: now,
+    });
+    return payload;
+  } catch (error) {
+    throw error instanceof IdTokenError ? error : new IdTokenError(reasonFor(error), { cause: error });
+  }
+}
+
 /**
  * The claims of a genuine ID token from this provider; throws `IdTokenError` otherwise.
  * `nonce`: the nonce the token must carry. `now`: the time the claims and the key-set cache are
@@ -165,20 +213,19 @@ export async function verifyIdToken(
 ): Promise<Record<string, unknown>> {
   const { id, issuer, jwksUrl } = config;
   if (!issuer || !jwksUrl) throw new IdTokenError("unsupported");
-  let claims: JWTPayload;
+  let issuers: string[];
   try {
-    ({ payload: claims } = await jwtVerify(token, (header) => keySet(jwksUrl).key(header, now.getTime()), {
-      algorithms: ALGORITHMS,
-      issuer: expectedIssuers(id, issuer, token),
-      audience: idTokenAudiences(config),
-      requiredClaims: REQUIRED_CLAIMS,
-      maxTokenAge: id === "apple" ? APPLE_MAX_AGE : undefined,
-      clockTolerance: CLOCK_TOLERANCE_S,
-      currentDate: now,
-    }));
+    issuers = expectedIssuers(id, issuer, token);
   } catch (error) {
-    throw error instanceof IdTokenError ? error : new IdTokenError(reasonFor(error), { cause: error });
+    throw new IdTokenError("malformed", { cause: error });
   }
+  const claims = await verifyIdTokenAt(token, {
+    jwksUrl,
+    issuers,
+    audiences: idTokenAudiences(config),
+    maxTokenAge: id === "apple" ? APPLE_MAX_AGE : undefined,
+    now,
+  });
   if (nonce !== undefined && !nonceMatches(id, claims.nonce, nonce)) throw new IdTokenError("nonce");
   return claims;
 }

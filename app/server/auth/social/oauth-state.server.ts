@@ -36,6 +36,9 @@ export type NewOAuthState = Omit<OAuthState, "codeVerifier" | "nonce" | "expires
 
 const stateCookieName = () => cookieName("oauth_state");
 
+/** A PKCE code verifier: 128 characters of RFC 7636's alphabet. */
+export const newCodeVerifier = () => randomToken(CODE_VERIFIER_LENGTH, VERIFIER_ALPHABET);
+
 /** Stores a new state record; returns its state, the record and the cookie for the browser. */
 export async function createOAuthState(
   input: NewOAuthState,
@@ -43,7 +46,7 @@ export async function createOAuthState(
   const state = randomToken(STATE_LENGTH);
   const created: OAuthState = {
     ...input,
-    codeVerifier: randomToken(CODE_VERIFIER_LENGTH, VERIFIER_ALPHABET),
+    codeVerifier: newCodeVerifier(),
     nonce: randomToken(32),
     expiresAt: Date.now() + OAUTH_STATE_EXPIRES_IN * 1000,
   };

@@ -24,7 +24,7 @@ import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail, isAppError } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
-import { SecondFactorRequired, signInSession } from "../sign-in.server";
+import { SecondFactorRequired, signInSession, SsoRequired } from "../sign-in.server";
 import { normalizeEmail } from "../schemas.server";
 import {
   authUserSelect,
@@ -348,7 +348,14 @@ async function signInResolved(
 
 export type CallbackOutcome =
   | { ok: true; redirectTo: string; setCookies: string[] }
-  | { ok: false; error: string; description?: string; errorURL: string | null };
+  | {
+      ok: false;
+      error: string;
+      description?: string;
+      errorURL: string | null;
+      /** With `sso_required`: the address the single sign-on form is filled with. */
+      email?: string;
+    };
 
 /**
  * Completes a flow: signs in (or up) or links, and says where the browser goes next. Every
@@ -395,6 +402,8 @@ export async function completeCallback(
       };
     }
   } catch (error) {
+    // Its organization signs this address in through its own provider (signInSession audited it).
+    if (error instanceof SsoRequired) return { ...refused("sso_required"), email: error.email };
     if (error instanceof SignInRefused) {
       await audit({
         userId: null,
@@ -702,11 +711,16 @@ export async function accountInfo(userId: string, accountId: string) {
   };
 }
 
-/** Where a failed callback sent the browser: its `error=` code and the provider's own words, if any. */
-export function callbackError(request: Request): { code: string; description: string | null } | null {
+/**
+ * Where a failed callback sent the browser: its `error=` code and the provider's own words, if
+ * any; with `sso_required`, the address to sign in with through single sign-on.
+ */
+export function callbackError(
+  request: Request,
+): { code: string; description: string | null; email: string | null } | null {
   const query = new URL(request.url).searchParams;
   const code = query.get("error");
-  return code ? { code, description: query.get("error_description") } : null;
+  return code ? { code, description: query.get("error_description"), email: query.get("email") } : null;
 }
 
 /**

@@ -59,6 +59,8 @@ export const CALLBACK_ERROR_CODES = [
   "internal_server_error",
   // The admin plugin's: a suspended user.
   "banned",
+  // The address's organization requires its own single sign-on (the callback adds `email=`).
+  "sso_required",
 ] as const;
 
 /**
