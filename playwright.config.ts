@@ -29,6 +29,10 @@ const billingEnv = {
   STRIPE_PRICE_TEAM_MONTHLY: "price_e2e_team_monthly",
   STRIPE_PRICE_TEAM_YEARLY: "price_e2e_team_yearly",
 };
+// The DNS stand-in that answers the app's domain-verification lookups (UDP), with its control
+// server on the same port number (TCP).
+process.env.E2E_DNS_PORT ??= String(PORT + 9);
+export const DNS_CONTROL_URL = `http://127.0.0.1:${process.env.E2E_DNS_PORT}`;
 process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
 // The web server's SQLite database, known to the workers too: tests/e2e/support/organizations.ts
 // adds members to organizations directly, which no page does yet.
@@ -95,6 +99,13 @@ export default defineConfig({
       },
     },
     {
+      command: "npx vite-node tests/e2e/support/dns-server.ts",
+      url: `${DNS_CONTROL_URL}/txt`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      env: { E2E_DNS_PORT: process.env.E2E_DNS_PORT },
+    },
+    {
       command: "node build/server.js",
       url: `${BASE_URL}/healthz`,
       reuseExistingServer: false,
@@ -110,6 +121,8 @@ export default defineConfig({
         ...standInEnv(OIDC_ISSUER, "microsoft"),
         // Organizations' own identity providers (single sign-on) at the same stand-in, on loopback.
         SSO_IDP_ORIGIN: OIDC_ISSUER,
+        // SSO domain verification resolves through the DNS stand-in.
+        DNS_SERVERS: `127.0.0.1:${process.env.E2E_DNS_PORT}`,
         ...billingEnv,
       },
     },

@@ -71,6 +71,13 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("billing", "routes/organizations/workspace/billing.tsx"),
       // The SCIM base URL and tokens of one SSO connection.
       route("sso/:providerId/scim", "routes/organizations/workspace/sso-scim.tsx"),
+      // Single sign-on: the organization's identity providers; "new" is a static segment, so
+      // it wins over :providerId (and is a reserved provider id).
+      route("sso", "routes/organizations/workspace/sso.tsx"),
+      route("sso/new", "routes/organizations/workspace/sso-new.tsx"),
+      route("sso/:providerId", "routes/organizations/workspace/sso-connection.tsx", [
+        route("remove", "routes/organizations/workspace/sso-remove.tsx"),
+      ]),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

@@ -17,12 +17,14 @@ export interface ShellData {
   activeOrganizationId: string | null;
   /** The active organization's invitations section is theirs to open. */
   mayInvite: boolean;
+  /** So is its single sign-on section. */
+  mayManageSso: boolean;
 }
 
 type NavItem = { path: string; labelKey: string; icon: IconName; end?: boolean };
 
 /** The active organization's sections, in the order its own tabs show them. */
-const organizationNav = (slug: string, mayInvite: boolean): NavItem[] => [
+const organizationNav = (slug: string, mayInvite: boolean, mayManageSso: boolean): NavItem[] => [
   { path: `/organizations/${slug}`, labelKey: "nav.overview", icon: "home", end: true },
   { path: `/organizations/${slug}/members`, labelKey: "nav.members", icon: "users" },
   ...(mayInvite
@@ -31,6 +33,9 @@ const organizationNav = (slug: string, mayInvite: boolean): NavItem[] => [
   { path: `/organizations/${slug}/teams`, labelKey: "nav.teams", icon: "layers" },
   { path: `/organizations/${slug}/settings`, labelKey: "nav.organizationSettings", icon: "settings" },
   { path: `/organizations/${slug}/billing`, labelKey: "nav.organizationBilling", icon: "credit-card" },
+  ...(mayManageSso
+    ? [{ path: `/organizations/${slug}/sso`, labelKey: "nav.organizationSso", icon: "lock" as const }]
+    : []),
 ];
 
 const accountNav: NavItem[] = [
@@ -92,7 +97,9 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
           <OrganizationSwitcher organizations={shell.organizations} activeOrganizationId={shell.activeOrganizationId} />
           <nav aria-label={t("nav.app")} className="mt-4 flex flex-1 flex-col gap-5">
             <NavGroup items={[{ path: "/dashboard", labelKey: "nav.dashboard", icon: "dashboard" }]} />
-            {active ? <NavGroup title={active.name} items={organizationNav(active.slug, shell.mayInvite)} /> : null}
+            {active ? (
+              <NavGroup title={active.name} items={organizationNav(active.slug, shell.mayInvite, shell.mayManageSso)} />
+            ) : null}
             <NavGroup title={t("nav.account")} items={accountNav} />
             {user?.isAdmin ? <AdminGroup /> : null}
           </nav>

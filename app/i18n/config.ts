@@ -13,6 +13,7 @@ export const namespaces = [
   "reports",
   "dashboard",
   "scim",
+  "sso",
 ] as const;
 
 /** Native names, shown in the locale switcher in their own language. */

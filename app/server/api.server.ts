@@ -27,6 +27,7 @@ import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
+import { endpoints as ssoProviderEndpoints } from "./sso/api/providers.server";
 import { endpoints as samlEndpoints } from "./sso/api/saml.server";
 import { endpoints as scimEndpoints } from "./sso/api/scim.server";
 import { endpoints as ssoSignInEndpoints } from "./sso/api/sign-in.server";
@@ -60,6 +61,7 @@ const endpoints = [
   ...organizationEndpoints,
   ...invitationEndpoints,
   ...teamEndpoints,
+  ...ssoProviderEndpoints,
   ...samlEndpoints,
   ...billingEndpoints,
   ...adminEndpoints,
@@ -177,13 +179,20 @@ type Problem = { path: string[]; reason: string };
 /**
  * The first string (key or value) in `input` that no call takes, with why, or null. No string
  * has FORBIDDEN_CHARACTERS (app/lib/text.ts); line breaks and tabs are only allowed in the
- * multi-line fields: `metadata` (free-form data organizations and subscriptions keep), a ban's
- * reason (the console's dialog is a textarea) and a password (it is the user's own choice).
+ * multi-line fields: `metadata` (free-form data organizations and subscriptions keep, and an
+ * identity provider's SAML metadata XML), a ban's reason (the console's dialog is a textarea),
+ * a password (it is the user's own choice) and `cert` (a PEM certificate).
  */
-const MULTI_LINE_FIELDS = new Set(["metadata", "banReason", "password", "currentPassword", "newPassword"]);
+const MULTI_LINE_FIELDS = new Set(["metadata", "banReason", "password", "currentPassword", "newPassword", "cert"]);
+/**
+ * Longer strings than MAX_STRING_LENGTH: an identity provider's SAML metadata document
+ * (`samlConfig.idpMetadata.metadata`), up to better-auth's 100 KB.
+ */
+const LONG_STRINGS: Record<string, number> = { metadata: 100 * 1024 };
 function badStringIn(input: unknown, path: string[] = [], freeText = false): Problem | null {
   if (typeof input === "string") {
-    if (input.length > MAX_STRING_LENGTH) return { path, reason: `is longer than ${MAX_STRING_LENGTH} characters` };
+    const max = LONG_STRINGS[path.at(-1) ?? ""] ?? MAX_STRING_LENGTH;
+    if (input.length > max) return { path, reason: `is longer than ${max} characters` };
     if (FORBIDDEN_CHARACTERS.test(input) || (!freeText && LINE_CHARACTERS.test(input))) {
       return { path, reason: "contains a control character" };
     }

@@ -9,6 +9,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { isIP } from "node:net";
 import { dirname, resolve } from "node:path";
 import { z } from "zod";
 import {
@@ -132,6 +133,28 @@ function originList() {
   });
 }
 
+/** `1.1.1.1`, `127.0.0.1:5353`, `::1` or `[::1]:5353`: what node:dns `Resolver.setServers` takes. */
+function dnsServers() {
+  return commaList().transform((items, ctx) => {
+    for (const item of items) {
+      const bracketed = /^\[([^\]]+)\](?::(\d+))?$/.exec(item);
+      const hostPort = /^([^:]+):(\d+)$/.exec(item);
+      const [address, port] = bracketed
+        ? [bracketed[1]!, bracketed[2]]
+        : hostPort
+          ? [hostPort[1]!, hostPort[2]]
+          : [item];
+      if (!isIP(address) || (port !== undefined && (Number(port) < 1 || Number(port) > 65535))) {
+        ctx.addIssue({
+          code: "custom",
+          message: `"${item}" is not an IP address with an optional port (e.g. 127.0.0.1:5353)`,
+        });
+      }
+    }
+    return items;
+  });
+}
+
 const text = () => z.string();
 
 // ---- the schema ----
@@ -175,6 +198,9 @@ function schemaFor(isProduction: boolean) {
     // Identity-provider origins the server may reach although they resolve to private or
     // loopback addresses (tests, an IdP inside the company network). Others must be public.
     SSO_IDP_ORIGIN: originList().default([]),
+    // The DNS servers that answer the TXT lookups of SSO domain verification, as IP or
+    // IP:port, comma-separated (a local stand-in in tests); unset: the system's resolvers.
+    DNS_SERVERS: dnsServers().default([]),
     DATABASE_URL: text()
       .refine((value) => /^(file:|postgres(ql)?:\/\/)/.test(value), {
         message: 'must start with "file:" (SQLite) or "postgres://" / "postgresql://" (PostgreSQL)',

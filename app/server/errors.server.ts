@@ -290,6 +290,71 @@ const entries = {
   // (entity id, single sign-on address, signing certificate). better-auth's name style.
   SAML_INVALID_IDP_METADATA: { status: 400, message: "Invalid SAML identity provider metadata" },
 
+  // ---- single sign-on: connections (@better-auth/sso's messages; its lower-case codes as it sends them) ----
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO: {
+    status: 403,
+    message: "You must be an organization owner or admin to manage SSO providers",
+  },
+  SSO_PROVIDER_ALREADY_EXISTS: { status: 422, message: "SSO provider with this providerId already exists" },
+  SSO_PROVIDER_ID_RESERVED: {
+    status: 422,
+    message: "This providerId is reserved and cannot be used for an SSO provider",
+  },
+  SSO_PROVIDER_TYPE_MISMATCH: {
+    status: 400,
+    message: "Cannot update the settings of a protocol the provider does not use",
+  },
+  SSO_PROVIDER_HAS_LINKED_ACCOUNTS: {
+    status: 409,
+    message: "Cannot change SSO provider identity fields while linked accounts exist",
+  },
+  // The product's: a setting better-auth has that the product does not offer (named in the message).
+  SSO_SETTING_NOT_SUPPORTED: { status: 400, message: "This SSO setting is not supported" },
+  OIDC_ENDPOINTS_REQUIRED: {
+    status: 400,
+    message: "Without discovery, authorizationEndpoint, tokenEndpoint and jwksEndpoint are required",
+  },
+  INVALID_DOMAIN: { status: 400, message: "Invalid domain" },
+  CERT_SOURCE_MISSING: {
+    status: 400,
+    message:
+      "samlConfig requires either a signing certificate (cert or idpMetadata.cert) or an idpMetadata.metadata XML document.",
+  },
+  SAML_INVALID_CERTIFICATE: { status: 400, message: "The SAML signing certificate is not a valid X.509 certificate" },
+  SAML_IDP_ENTITY_ID_REQUIRED: {
+    status: 400,
+    message:
+      "SAML manual IdP configuration requires idpMetadata.entityID; issuer identifies the service provider and cannot identify the IdP",
+  },
+  SAML_ENTRY_POINT_REQUIRED: {
+    status: 400,
+    message: "SAML configuration requires either idpMetadata.metadata (IdP metadata XML) or a valid entryPoint URL",
+  },
+  discovery_invalid_url: { status: 400, message: "Invalid OIDC endpoint URL" },
+  discovery_not_found: {
+    status: 400,
+    message: "OIDC discovery endpoint not found. The issuer may not support OIDC discovery, or the URL is incorrect.",
+  },
+  discovery_untrusted_origin: { status: 400, message: "Untrusted OIDC discovery URL" },
+  discovery_private_host: { status: 400, message: "The identity provider's address is not publicly routable" },
+  oidc_endpoint_redirect: { status: 400, message: "The OIDC endpoint answered with a redirect" },
+  discovery_invalid_json: { status: 400, message: "OIDC discovery returned invalid data" },
+  discovery_incomplete: { status: 400, message: "OIDC discovery document is missing required fields" },
+  issuer_mismatch: { status: 400, message: "OIDC issuer mismatch" },
+  unsupported_token_auth_method: { status: 400, message: "Incompatible OIDC provider" },
+  discovery_timeout: { status: 502, message: "OIDC discovery timed out" },
+  discovery_unexpected_error: { status: 502, message: "OIDC discovery failed" },
+  DOMAIN_VERIFIED: { status: 409, message: "Domain has already been verified" },
+  DOMAIN_VERIFICATION_FAILED: { status: 502, message: "Unable to verify domain ownership. Try again later" },
+  DOMAIN_VERIFIED_BY_ANOTHER_ORGANIZATION: {
+    status: 409,
+    message: "This domain is already verified by another organization",
+  },
+  SSO_REQUIRES_VERIFIED_DOMAIN: {
+    status: 400,
+    message: "Single sign-on can only be required for an organization with a verified domain",
+  },
+
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },
   INVALID_ORIGIN: { status: 403, message: "Invalid origin" },

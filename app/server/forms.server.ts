@@ -13,8 +13,8 @@ export function authT(context: Readonly<RouterContextProvider>) {
   return getInstance(context).getFixedT(getLocale(context), "auth");
 }
 
-/** Password inputs are never sent back to the browser. */
-export const SECRET_FIELDS = ["password", "currentPassword", "newPassword", "confirmPassword"];
+/** Password inputs (and an identity provider's client secret) are never sent back to the browser. */
+export const SECRET_FIELDS = ["password", "currentPassword", "newPassword", "confirmPassword", "clientSecret"];
 
 /** A submission that failed validation, answered 400 with its field errors. */
 export function invalid<Extra extends object>(submission: Submission<unknown>, extra?: Extra) {

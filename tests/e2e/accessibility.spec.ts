@@ -1,5 +1,5 @@
 import { expect, test, type Locator, type Page } from "@playwright/test";
-import { BASE_URL } from "../../playwright.config";
+import { BASE_URL, OIDC_ISSUER } from "../../playwright.config";
 import { stepAt, totp, secretOfURI } from "../support/totp";
 import {
   auditThemes,
@@ -16,7 +16,6 @@ import { auditLayouts, inLocale } from "./support/layout";
 import { formWith, signedInAccount, texts, toast, uniqueEmail } from "./support/auth";
 import { waitForLink } from "./support/mail";
 import { addMember, otherAccount } from "./support/organizations";
-import { addConnection } from "./support/scim";
 
 // Accessibility: axe-core (WCAG 2.0/2.1 A and AA) on every page of app/routes.ts, in the light
 // and the dark theme, failing on any serious or critical violation. The pages are listed in
@@ -177,6 +176,21 @@ const PAGES: Record<string, Visit[]> = {
   "organizations/:slug/sso/:providerId/scim": [
     { area: "user", url: "/organizations/{slug}/sso/{providerId}/scim", shows: heading },
     { area: "user", url: "/ja/organizations/{slug}/sso/{providerId}/scim", shows: heading },
+  ],
+  "organizations/:slug/sso": [
+    { area: "user", url: "/organizations/{slug}/sso", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}/sso", shows: heading },
+  ],
+  "organizations/:slug/sso/new": [
+    { area: "user", url: "/organizations/{slug}/sso/new", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/sso/new?kind=saml", shows: heading },
+  ],
+  "organizations/:slug/sso/:providerId": [
+    { area: "user", url: "/organizations/{slug}/sso/{providerId}", shows: heading },
+    { area: "user", url: "/zh-CN/organizations/{slug}/sso/{providerId}", shows: heading },
+  ],
+  "organizations/:slug/sso/:providerId/remove": [
+    { area: "user", url: "/organizations/{slug}/sso/{providerId}/remove", shows: dialog },
   ],
   "organizations/:slug/members/:memberId/remove": [
     { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
@@ -378,7 +392,6 @@ test.describe("axe, light and dark", () => {
     const elsewhere = await browser.newContext();
     const colleague = await otherAccount(elsewhere.request, "Alan Turing");
     addMember(slug, colleague.email);
-    const providerId = addConnection(slug);
     const team = await api<{ id: string }>(page, "/organization/create-team", {
       name: "Design",
       organizationId: organization.id,
@@ -389,6 +402,14 @@ test.describe("axe, light and dark", () => {
     );
     const member = full.members.find((candidate) => candidate.user.email === colleague.email)!;
     await api(page, "/organization/add-team-member", { teamId: team.id, userId: member.userId });
+    // A single sign-on connection, discovered from the OIDC stand-in.
+    const provider = await api<{ providerId: string }>(page, "/sso/register", {
+      providerId: `a11y-idp-${stamp}`,
+      issuer: OIDC_ISSUER,
+      domain: `a11y-${stamp}.example.com`,
+      organizationId: organization.id,
+      oidcConfig: { clientId: "a11y-client", clientSecret: "a11y-secret" },
+    });
 
     // The person invited, signed in in their own browser.
     const inviteePage = await elsewhere.newPage();
@@ -412,7 +433,7 @@ test.describe("axe, light and dark", () => {
       memberId: member.id,
       teamId: team.id,
       invitationId: invitation.id,
-      providerId,
+      providerId: provider.providerId,
     };
     const problems = await auditArea(page, "user", ids);
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));

@@ -59,8 +59,8 @@ let org: { id: string; slug: string };
 let team: { id: string };
 let member: { id: string };
 let invitation: { id: string };
-/** An SSO connection of the organization (its SCIM page). */
-let connection: { providerId: string };
+/** An identity provider (SSO connection) of `org`: its pages and its SCIM page. */
+let provider: { providerId: string };
 let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -735,9 +735,6 @@ beforeAll(async () => {
   org = { id: created.id, slug: created.slug };
   member = created.members.find((row) => row.userId === other.id)!;
   team = await prisma.team.create({ data: { name: "Hostile Team", organizationId: org.id } });
-  connection = await prisma.ssoProvider.create({
-    data: { providerId: "hostile-idp", issuer: "https://idp.example.com", domain: "", organizationId: org.id },
-  });
   invitation = await prisma.invitation.create({
     data: {
       organizationId: org.id,
@@ -746,6 +743,16 @@ beforeAll(async () => {
       status: "pending",
       inviterId: user.id,
       expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
+  provider = await prisma.ssoProvider.create({
+    data: {
+      providerId: `hostile-idp-${Date.now()}`,
+      issuer: "https://idp.example.com",
+      domain: "hostile.example.com",
+      organizationId: org.id,
+      samlConfig: JSON.stringify({ entryPoint: "https://idp.example.com/sso", certs: ["not a certificate"] }),
+      domains: { create: { domain: "hostile.example.com", token: "hostile-token" } },
     },
   });
   redirectUser = await person("redirect");
@@ -1438,6 +1445,58 @@ const FORM_ROUTES = (): FormRoute[] => [
     fields: ["name", "slug", "logo", "metadata"],
   },
   {
+    file: "routes/organizations/workspace/sso.tsx",
+    path: () => `/organizations/${org.slug}/sso`,
+    callers: ["guest", "user"],
+    intents: ["set-sso-required"],
+    fields: ["required"],
+  },
+  {
+    file: "routes/organizations/workspace/sso-new.tsx",
+    path: () => `/organizations/${org.slug}/sso/new`,
+    callers: ["guest", "user"],
+    intents: ["register-oidc", "register-saml"],
+    fields: [
+      "providerId",
+      "domain",
+      "issuer",
+      "clientId",
+      "clientSecret",
+      "discoveryEndpoint",
+      "tokenEndpoint",
+      "metadata",
+      "metadataUrl",
+      "entityId",
+      "entryPoint",
+      "cert",
+    ],
+  },
+  {
+    file: "routes/organizations/workspace/sso-connection.tsx",
+    path: () => `/organizations/${org.slug}/sso/${provider.providerId}`,
+    callers: ["guest", "user"],
+    intents: ["verify-domain", "update-oidc", "update-saml"],
+    fields: [
+      "domain",
+      "issuer",
+      "clientId",
+      "clientSecret",
+      "metadata",
+      "metadataUrl",
+      "entityId",
+      "entryPoint",
+      "cert",
+    ],
+  },
+  {
+    file: "routes/organizations/workspace/sso-remove.tsx",
+    path: () => `/organizations/${org.slug}/sso/${provider.providerId}/remove`,
+    callers: ["guest", "user"],
+    intents: ["remove-provider"],
+    fields: [],
+    intentOnly: true,
+  },
+  {
     file: "routes/organizations/remove-member.tsx",
     path: () => `/organizations/${org.slug}/members/${member.id}/remove`,
     callers: ["guest", "user"],
@@ -1477,7 +1536,7 @@ const FORM_ROUTES = (): FormRoute[] => [
   },
   {
     file: "routes/organizations/workspace/sso-scim.tsx",
-    path: () => `/organizations/${org.slug}/sso/${connection.providerId}/scim`,
+    path: () => `/organizations/${org.slug}/sso/${provider.providerId}/scim`,
     callers: ["guest", "user"],
     intents: ["generate-scim-token", "revoke-scim-token"],
     fields: ["tokenId"],

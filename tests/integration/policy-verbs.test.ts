@@ -29,6 +29,8 @@ const loadModules = async () => ({
   scimTokens: await import("~/server/sso/scim/tokens.server"),
   scimUsers: await import("~/server/sso/scim/users.server"),
   scimGroups: await import("~/server/sso/scim/groups.server"),
+  ssoConnections: await import("~/server/sso/connections.server"),
+  ssoDomains: await import("~/server/sso/domains.server"),
   ssoSignIn: await import("~/server/sso/sign-in.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
@@ -489,6 +491,74 @@ const MODULES: {
     },
   },
 
+  // The organization's identity providers need sso: manage (a member has it not).
+  ssoConnections: {
+    checked: {
+      registerProvider: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) =>
+          m.ssoConnections.registerProvider(
+            w.member,
+            {
+              providerId: "new-provider",
+              issuer: "https://idp.example.com",
+              domain: "example.com",
+              organizationId: w.organizationId,
+              oidcConfig: { clientId: "id", clientSecret: "secret" },
+            },
+            meta,
+          ),
+      ],
+      getProvider: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoConnections.getProvider(w.member, w.providerId),
+      ],
+      organizationProviders: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoConnections.organizationProviders(w.member, w.organizationId),
+      ],
+      updateProvider: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) =>
+          m.ssoConnections.updateProvider(w.member, { providerId: w.providerId, domain: "other.example" }, meta),
+      ],
+      deleteProvider: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) => m.ssoConnections.deleteProvider(w.outsider, w.providerId, meta),
+      ],
+    },
+    noCallerCheck: {
+      listProviders: "lists only the providers of organizations where the caller may manage SSO",
+      providerOut: "shapes a row",
+    },
+  },
+
+  ssoDomains: {
+    checked: {
+      verifyDomain: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoDomains.verifyDomain(w.member, { providerId: w.providerId }, meta),
+      ],
+      setSsoRequired: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO",
+        (m, w) => m.ssoDomains.setSsoRequired(w.member, { organizationId: w.organizationId, required: false }, meta),
+      ],
+    },
+    noCallerCheck: {
+      domainRecord: "names a TXT record",
+      syncDomains: "writes the domain rows of a provider its caller (a verb) has checked",
+      releaseRequirementWithoutDomains:
+        "clears the requirement for a verb that has checked, when no verified domain is left",
+    },
+  },
+
   // Signing in through an organization's identity provider: nobody is signed in yet. The
   // provider's signed answer (and the one-use state of a sign-in started here) is the check.
   ssoSignIn: {
@@ -544,10 +614,12 @@ beforeAll(async () => {
   });
   const provider = await prisma.ssoProvider.create({
     data: {
-      providerId: "policy-verbs-idp",
+      providerId: "policy-verbs-provider",
       issuer: "https://idp.example.com",
-      domain: "",
+      domain: "example.com",
       organizationId: organization.id,
+      samlConfig: JSON.stringify({ entryPoint: "https://idp.example.com/sso", certs: ["unused"] }),
+      domains: { create: { domain: "example.com", token: "token" } },
     },
   });
   const scimToken = await prisma.scimToken.create({

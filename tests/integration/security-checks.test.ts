@@ -156,6 +156,17 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       },
     });
 
+    const provider = await app.prisma.ssoProvider.create({
+      data: {
+        providerId: unique("checks-idp"),
+        issuer: "https://idp.example.com",
+        domain: "checks.example.com",
+        organizationId: orgId,
+        samlConfig: JSON.stringify({ entryPoint: "https://idp.example.com/sso", certs: ["not a certificate"] }),
+        domains: { create: { domain: "checks.example.com", token: "checks-token" } },
+      },
+    });
+
     // A sign-in waiting for its second step, for /signin/two-factor.
     const twoFactorUser = await createUser({ name: "pending-page" });
     await app.prisma.twoFactor.create({ data: { userId: twoFactorUser.id, verified: true } });
@@ -199,6 +210,18 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       ["admin", `/organizations/${slug}/teams`, "routes/organizations/workspace/teams.tsx"],
       ["admin", `/organizations/${slug}/settings`, "routes/organizations/workspace/settings.tsx"],
       ["admin", `/organizations/${slug}/billing`, "routes/organizations/workspace/billing.tsx"],
+      ["admin", `/organizations/${slug}/sso`, "routes/organizations/workspace/sso.tsx"],
+      ["admin", `/fr/organizations/${slug}/sso/new?kind=saml`, "routes/organizations/workspace/sso-new.tsx"],
+      [
+        "admin",
+        `/organizations/${slug}/sso/${provider.providerId}`,
+        "routes/organizations/workspace/sso-connection.tsx",
+      ],
+      [
+        "admin",
+        `/ja/organizations/${slug}/sso/${provider.providerId}/remove`,
+        "routes/organizations/workspace/sso-remove.tsx",
+      ],
       ["admin", `/organizations/${slug}/members/${memberRow.id}/remove`, "routes/organizations/remove-member.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}`, "routes/organizations/team.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}/remove`, "routes/organizations/remove-team.tsx"],

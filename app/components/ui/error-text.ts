@@ -2,7 +2,7 @@ import { useTranslation } from "~/lib/translations";
 
 /**
  * Form errors travel as codes or keys, and are put into words at render time, in the page
- * language: an error-catalogue code ("INVALID_PASSWORD") reads `auth:errors.<CODE>`, an i18n
+ * language: an error-catalogue code ("INVALID_PASSWORD", "issuer_mismatch") reads `auth:errors.<CODE>`, an i18n
  * key of a loaded namespace ("auth:form.required", "organization:form.slugFormat") reads
  * that key, anything else (zod's own, already localized message) shows as it is.
  */
@@ -14,6 +14,9 @@ export function useErrorText() {
       return i18n.exists(key) ? t(key) : t("auth:errors.UNKNOWN");
     }
     if (/^[a-z]+:[\w.]+$/.test(message) && i18n.exists(message)) return t(message);
+    // The catalogue's lower-case codes (better-auth's OIDC discovery errors, e.g. issuer_mismatch).
+    if (/^[a-z]+(?:_[a-z]+)+$/.test(message) && i18n.exists(`auth:errors.${message}`))
+      return t(`auth:errors.${message}`);
     return message;
   };
 }

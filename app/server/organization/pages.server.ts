@@ -244,5 +244,7 @@ export async function shellOf(auth: AuthSession) {
     mayInvite: active
       ? can(active.role, "invitation", ["create"]) || can(active.role, "invitation", ["cancel"])
       : false,
+    // The single sign-on section is for the roles that manage it.
+    mayManageSso: active ? can(active.role, "sso", ["manage"]) : false,
   };
 }

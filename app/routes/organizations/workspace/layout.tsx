@@ -28,6 +28,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     active: auth.session.activeOrganizationId === organization.id,
     // The invitations are for the roles that send or withdraw them; the others see no tab.
     invitations: can(caller.role, "invitation", ["create"]) || can(caller.role, "invitation", ["cancel"]),
+    // Single sign-on is for the roles that manage it (owners and admins).
+    sso: can(caller.role, "sso", ["manage"]),
   };
 }
 
@@ -44,6 +46,7 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("teams"), label: t("nav.teams") },
     { to: path("settings"), label: t("nav.settings") },
     { to: path("billing"), label: t("nav.billing") },
+    ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
   ];
   return (
     <div className="flex flex-col">
