@@ -222,6 +222,11 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
         `/ja/organizations/${slug}/sso/${provider.providerId}/remove`,
         "routes/organizations/workspace/sso-remove.tsx",
       ],
+      [
+        "admin",
+        `/zh-CN/organizations/${slug}/sso/${provider.providerId}/scim`,
+        "routes/organizations/workspace/sso-scim.tsx",
+      ],
       ["admin", `/organizations/${slug}/members/${memberRow.id}/remove`, "routes/organizations/remove-member.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}`, "routes/organizations/team.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}/remove`, "routes/organizations/remove-team.tsx"],
