@@ -434,6 +434,31 @@ describe("POST /sso/register", () => {
   });
 });
 
+describe("POST /sign-in/sso through the official client", () => {
+  it("starts a sign-in at the registered provider, and says when no connection serves the address", async () => {
+    const org = await organization();
+    const body = oidcBody(org.id);
+    expect((await org.owner.sso.register(body)).error).toBeNull();
+    const client = createAuthClient({
+      baseURL: app.base,
+      plugins: [ssoClient()],
+      fetchOptions: { headers: { origin: app.base } },
+    });
+    const { data, error } = await client.signIn.sso({ email: `new.hire@${body.domain}`, callbackURL: "/dashboard" });
+    expect(error).toBeNull();
+    expect(data).toMatchObject({ redirect: true });
+    const url = new URL((data as { url: string }).url);
+    expect(`${url.origin}${url.pathname}`).toBe(oidc.authorizationUrl);
+    expect(url.searchParams.get("client_id")).toBe("client-id-1234ABCD");
+    expect(url.searchParams.get("redirect_uri")).toBe(`${app.base}/api/auth/sso/callback/${body.providerId}`);
+    expect(url.searchParams.get("code_challenge_method")).toBe("S256");
+    for (const name of ["state", "nonce", "code_challenge"]) expect(url.searchParams.get(name)).toBeTruthy();
+
+    const unknown = await client.signIn.sso({ email: `someone@${domainName("nobody")}`, callbackURL: "/dashboard" });
+    expect(unknown.error).toMatchObject({ status: 404, code: "NO_PROVIDER_FOUND" });
+  });
+});
+
 describe("reading connections", () => {
   it("lists the connections of the organizations the caller manages; get-provider answers managers only", async () => {
     const [first, second] = await Promise.all([organization(), organization()]);
