@@ -19,6 +19,11 @@ export interface AuditEvent {
   targetId?: string | null;
   /** Event-specific facts (never secrets); stored as JSON. */
   details?: Record<string, unknown> | null;
+  /**
+   * The organization the event concerns, for its own audit log: every organization,
+   * invitation, team, SSO and SCIM event, and a subscription of an organization.
+   */
+  organizationId?: string | null;
   meta: { ipAddress: string | null; userAgent: string | null; impersonatedBy?: string | null };
 }
 
@@ -32,6 +37,7 @@ function write(event: AuditEvent) {
       targetType: event.targetType ?? null,
       targetId: event.targetId ?? null,
       details: event.details ? JSON.stringify(event.details) : null,
+      organizationId: event.organizationId ?? null,
       ipAddress: event.meta.ipAddress,
       userAgent: event.meta.userAgent,
       // The admin's own rows (e.g. stopping the impersonation) are simply theirs.

@@ -7,7 +7,8 @@ import { describe, expect, it } from "vitest";
  * language, so the admin's audit log never shows a machine key. The writes are found in the
  * source: `audit({ category, action })` and the helpers that pass an action on
  * (auditAdmin, auditOrganization, assertPassword); an action held in a variable is followed
- * to the literals assigned to it in the same file.
+ * to the literals assigned to it in the same file. The same reading checks that every event
+ * of the categories an organization's own log shows names its organization.
  */
 const LANGUAGES = ["en", "zh-CN", "ja", "fr"] as const;
 const ROOT = join(__dirname, "..", "..", "..");
@@ -65,12 +66,26 @@ function argumentsAt(source: string, open: number): string[] {
   return args;
 }
 
+/** An object literal's text without what is nested in it: its own properties only. */
+function outermost(text: string): string {
+  let depth = 0;
+  let kept = "";
+  for (const char of text) {
+    if ("([{".includes(char)) depth++;
+    if (depth <= 1) kept += char;
+    if (")]}".includes(char)) depth--;
+  }
+  return kept;
+}
+
 /** Where an action is the n-th argument of a helper rather than a property of audit(). */
-const HELPERS: Record<string, number> = { auditAdmin: 1, auditOrganization: 2, assertPassword: 3 };
+const HELPERS: Record<string, number> = { auditAdmin: 1, auditOrganization: 3, assertPassword: 3 };
 
 export function writtenAuditEvents() {
   const categories = new Set<string>();
   const actions = new Map<string, string>(); // action -> first place it is written
+  /** Each audit({ … }) call: where, its categories, and whether it names an organization. */
+  const writes: { where: string; categories: string[]; namesOrganization: boolean }[] = [];
   for (const file of sourceFiles(SERVER)) {
     const source = readFileSync(file, "utf8");
     const name = relative(ROOT, file);
@@ -79,6 +94,14 @@ export function writtenAuditEvents() {
       const category = /\bcategory:\s*([^,\n}]+)/.exec(event)?.[1];
       const action = /\baction(?::\s*([^,\n}]+))?\s*[,\n}]/.exec(event);
       if (!category || !action) throw new Error(`${name}: an audit() without a category or action`);
+      const line = source.slice(0, match.index).split("\n").length;
+      // The property itself (`organizationId:` or the shorthand), not a key inside `details`.
+      const topLevel = outermost(event);
+      writes.push({
+        where: `${name}:${line}`,
+        categories: valuesOf(category, source, name),
+        namesOrganization: /[{,]\s*organizationId\s*[:,}]/.test(topLevel),
+      });
       for (const value of valuesOf(category, source, name)) categories.add(value);
       for (const value of valuesOf(action[1] ?? "action", source, name))
         if (!actions.has(value)) actions.set(value, name);
@@ -93,13 +116,39 @@ export function writtenAuditEvents() {
       }
     }
   }
-  return { categories, actions };
+  return { categories, actions, writes };
 }
 
 function labels(language: string) {
   const reports = JSON.parse(readFileSync(join(ROOT, "locales", language, "reports.json"), "utf8"));
   return reports.auditLog as { categories: Record<string, string>; actions: Record<string, string> };
 }
+
+/**
+ * The categories whose events can concern one organization. Each audit() of them says which
+ * (or null, e.g. a user's own subscription): its organization's audit log reads that column
+ * alone, so an event written without it would be missing there. auditOrganization takes the
+ * organization as a required argument.
+ */
+const ORGANIZATION_CATEGORIES = ["organization", "sso", "scim", "payment"];
+
+describe("organization events", () => {
+  const { writes } = writtenAuditEvents();
+
+  it("are found", () => {
+    for (const category of ["sso", "scim", "payment"]) {
+      expect(writes.some((write) => write.categories.includes(category))).toBe(true);
+    }
+  });
+
+  it("each name their organization", () => {
+    const unnamed = writes.filter(
+      (write) =>
+        write.categories.some((category) => ORGANIZATION_CATEGORIES.includes(category)) && !write.namesOrganization,
+    );
+    expect(unnamed.map((write) => write.where)).toEqual([]);
+  });
+});
 
 describe("audit log labels", () => {
   const { categories, actions } = writtenAuditEvents();

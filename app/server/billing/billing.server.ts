@@ -198,6 +198,10 @@ export const referenceOf = (auth: AuthSession, referenceId: string) => ({
   customerType: (referenceId === auth.user.id ? "user" : "organization") as CustomerType,
 });
 
+/** The organization a reference pays for (its audit rows show in that organization's log); null for a user. */
+const organizationOf = (reference: Pick<BillingReference, "referenceId" | "customerType">) =>
+  reference.customerType === "organization" ? reference.referenceId : null;
+
 const customerColumn = (provider: ProviderId) => (provider === "polar" ? "polarCustomerId" : "stripeCustomerId");
 
 /** The customer id remembered for a reference at the active provider, if any. */
@@ -473,6 +477,7 @@ export async function upgrade(
       status: "failure",
       targetType: reference.customerType,
       targetId: reference.referenceId,
+      organizationId: organizationOf(reference),
       details: { provider: provider.id, plan, interval },
       meta,
     });
@@ -486,6 +491,7 @@ export async function upgrade(
     status: "success",
     targetType: reference.customerType,
     targetId: reference.referenceId,
+    organizationId: organizationOf(reference),
     details: { provider: provider.id, plan, interval, checkoutId: checkout.id },
     meta,
   });
@@ -534,6 +540,7 @@ async function setCancellation(
     status: "success",
     targetType: "subscription",
     targetId: row.id,
+    organizationId: organizationOf(reference),
     details: { provider: provider.id, referenceId: row.referenceId, plan: row.plan },
     meta,
   });
@@ -553,7 +560,12 @@ export const restoreSubscription = (auth: AuthSession, input: ManageInput, meta:
  * nobody goes on paying for an account that no longer exists. Throws
  * PAYMENT_PROVIDER_UNAVAILABLE when the provider cannot be reached, and the deletion waits.
  */
-async function endSubscriptionsOf(referenceId: string, userId: string, meta: RequestMeta): Promise<void> {
+async function endSubscriptionsOf(
+  reference: Pick<BillingReference, "referenceId" | "customerType">,
+  userId: string,
+  meta: RequestMeta,
+): Promise<void> {
+  const { referenceId } = reference;
   const rows = (await activeSubscriptions([referenceId])).filter(
     (row) => !row.cancelAtPeriodEnd && row.providerSubscriptionId && row.provider === activeProviderId(),
   );
@@ -569,6 +581,7 @@ async function endSubscriptionsOf(referenceId: string, userId: string, meta: Req
       status: "success",
       targetType: "subscription",
       targetId: row.id,
+      organizationId: organizationOf(reference),
       details: { provider: provider.id, referenceId, plan: row.plan, reason: "deleted" },
       meta,
     });
@@ -576,7 +589,9 @@ async function endSubscriptionsOf(referenceId: string, userId: string, meta: Req
 }
 
 // A user or an organization being deleted stops paying first (see deletion.server.ts).
-beforeDeletion("end subscriptions", ({ id, actorId, meta }) => endSubscriptionsOf(id, actorId, meta));
+beforeDeletion("end subscriptions", ({ kind, id, actorId, meta }) =>
+  endSubscriptionsOf({ referenceId: id, customerType: kind }, actorId, meta),
+);
 
 /** The provider's billing portal for the reference's customer. */
 export async function billingPortal(
@@ -767,6 +782,9 @@ async function applyEvent(provider: PaymentProvider, event: ProviderEvent): Prom
 
   if (outcome === "applied" && referenceId && incoming) {
     await announceChange(referenceId);
+    // A subscription's reference is a user's id or an organization's: the event is in the
+    // organization's log when it is one.
+    const organization = await prisma.organization.findUnique({ where: { id: referenceId }, select: { id: true } });
     await audit({
       userId: null,
       category: "payment",
@@ -774,6 +792,7 @@ async function applyEvent(provider: PaymentProvider, event: ProviderEvent): Prom
       status: "success",
       targetType: "subscription",
       targetId: incoming.providerSubscriptionId,
+      organizationId: organization?.id ?? null,
       details: {
         provider: provider.id,
         event: event.type,

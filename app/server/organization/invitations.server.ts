@@ -134,7 +134,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
     : () => prisma.invitation.deleteMany({ where: { id, status: "pending" } });
   await sendInvitationMail(invitation, organization.name, auth, meta, undo);
   const action = pending ? "resend-invitation" : "invite-member";
-  await auditOrganization(meta, auth.user.id, action, "invitation", invitation.id, {
+  await auditOrganization(meta, auth.user.id, organizationId, action, "invitation", invitation.id, {
     organizationId,
     email,
     role: invitation.role,
@@ -201,7 +201,7 @@ export async function acceptInvitation(auth: AuthSession, invitationId: string, 
       throw error;
     });
   const { setCookies } = await updateActive(auth, { activeOrganizationId: organizationId, activeTeamId: teamId });
-  await auditOrganization(meta, auth.user.id, "accept-invitation", "invitation", invitationId, {
+  await auditOrganization(meta, auth.user.id, organizationId, "accept-invitation", "invitation", invitationId, {
     organizationId,
     memberId: member.id,
     role: member.role,
@@ -212,7 +212,9 @@ export async function acceptInvitation(auth: AuthSession, invitationId: string, 
 export async function rejectInvitation(auth: AuthSession, invitationId: string, meta: RequestMeta) {
   const { organizationId } = await recipientsInvitation(auth, invitationId);
   const invitation = await close(prisma, invitationId, "rejected");
-  await auditOrganization(meta, auth.user.id, "reject-invitation", "invitation", invitationId, { organizationId });
+  await auditOrganization(meta, auth.user.id, organizationId, "reject-invitation", "invitation", invitationId, {
+    organizationId,
+  });
   return { invitation, member: null };
 }
 
@@ -223,10 +225,18 @@ export async function cancelInvitation(auth: AuthSession, invitationId: string, 
   const member = await requireMembership(auth, invitation.organizationId, { notMember: "MEMBER_NOT_FOUND" });
   requirePermission(member.role, "invitation", ["cancel"], "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
   const canceled = await prisma.invitation.update({ where: { id: invitationId }, data: { status: "canceled" } });
-  await auditOrganization(meta, auth.user.id, "cancel-invitation", "invitation", invitationId, {
-    organizationId: invitation.organizationId,
-    email: invitation.email,
-  });
+  await auditOrganization(
+    meta,
+    auth.user.id,
+    invitation.organizationId,
+    "cancel-invitation",
+    "invitation",
+    invitationId,
+    {
+      organizationId: invitation.organizationId,
+      email: invitation.email,
+    },
+  );
   return canceled;
 }
 

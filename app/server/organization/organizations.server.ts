@@ -102,15 +102,27 @@ export function requirePermission(role: string, resource: Resource, actions: str
   if (!can(role, resource, actions)) fail(code);
 }
 
+/** Records an event of organization `organizationId` (it shows in that organization's audit log). */
 export function auditOrganization(
   meta: RequestMeta,
   userId: string,
+  organizationId: string,
   action: string,
   targetType: string,
   targetId: string,
   details: Record<string, unknown> = {},
 ) {
-  return audit({ userId, category: "organization", action, status: "success", targetType, targetId, details, meta });
+  return audit({
+    userId,
+    organizationId,
+    category: "organization",
+    action,
+    status: "success",
+    targetType,
+    targetId,
+    details,
+    meta,
+  });
 }
 
 // ---- organizations ----
@@ -162,7 +174,9 @@ export async function createOrganization(
     if (isUniqueViolation(error)) fail("ORGANIZATION_ALREADY_EXISTS");
     throw error;
   }
-  await auditOrganization(meta, user.id, "create-organization", "organization", created.id, { slug: created.slug });
+  await auditOrganization(meta, user.id, created.id, "create-organization", "organization", created.id, {
+    slug: created.slug,
+  });
   const { members, ...organization } = created;
   const setCookies =
     "auth" in caller && !input.keepCurrentActiveOrganization
@@ -201,7 +215,7 @@ export async function updateOrganization(
         metadata: data.metadata === undefined ? undefined : data.metadata ? JSON.stringify(data.metadata) : null,
       },
     });
-    await auditOrganization(meta, auth.user.id, "update-organization", "organization", updated.id, {
+    await auditOrganization(meta, auth.user.id, updated.id, "update-organization", "organization", updated.id, {
       fields: Object.keys(data),
     });
     return organizationOut(updated);
@@ -224,7 +238,7 @@ export async function deleteOrganization(auth: AuthSession, organizationId: stri
     await tx.member.deleteMany({ where: { organizationId } });
     return tx.organization.delete({ where: { id: organizationId } });
   });
-  await auditOrganization(meta, auth.user.id, "delete-organization", "organization", organizationId, {
+  await auditOrganization(meta, auth.user.id, organizationId, "delete-organization", "organization", organizationId, {
     slug: organization.slug,
   });
   return organizationOut(organization);
@@ -387,7 +401,7 @@ export async function addMember(
     data: { organizationId: input.organizationId, userId: input.userId, role, teamId: input.teamId ?? null },
   });
   if (input.teamId) await prisma.teamMember.create({ data: { teamId: input.teamId, userId: input.userId } });
-  await auditOrganization(meta, input.userId, "add-member", "member", member.id, {
+  await auditOrganization(meta, input.userId, input.organizationId, "add-member", "member", member.id, {
     organizationId: input.organizationId,
     role,
   });
@@ -421,7 +435,7 @@ export async function updateMemberRole(
     fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
   }
   const updated = await prisma.member.update({ where: { id: target.id }, data: { role } });
-  await auditOrganization(meta, auth.user.id, "update-member-role", "member", target.id, {
+  await auditOrganization(meta, auth.user.id, caller.organizationId, "update-member-role", "member", target.id, {
     organizationId: caller.organizationId,
     from: target.role,
     to: role,
@@ -448,7 +462,7 @@ export async function removeMember(
     fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
   }
   await dropMembership(target);
-  await auditOrganization(meta, auth.user.id, "remove-member", "member", target.id, {
+  await auditOrganization(meta, auth.user.id, caller.organizationId, "remove-member", "member", target.id, {
     organizationId: caller.organizationId,
     userId: target.userId,
   });
@@ -474,6 +488,8 @@ export async function leaveOrganization(auth: AuthSession, organizationId: strin
     fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
   }
   await dropMembership(member);
-  await auditOrganization(meta, auth.user.id, "leave-organization", "member", member.id, { organizationId });
+  await auditOrganization(meta, auth.user.id, organizationId, "leave-organization", "member", member.id, {
+    organizationId,
+  });
   return member;
 }

@@ -75,7 +75,10 @@ export async function createTeam(auth: AuthSession, input: z.infer<typeof create
     fail("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
   }
   const team = await prisma.team.create({ data: { name: input.name, organizationId } });
-  await auditOrganization(meta, auth.user.id, "create-team", "team", team.id, { organizationId, name: team.name });
+  await auditOrganization(meta, auth.user.id, organizationId, "create-team", "team", team.id, {
+    organizationId,
+    name: team.name,
+  });
   return team;
 }
 
@@ -87,7 +90,7 @@ export async function updateTeam(auth: AuthSession, input: z.infer<typeof update
   requirePermission(member.role, "team", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
   const team = await teamOf(input.teamId, member.organizationId);
   const updated = await prisma.team.update({ where: { id: team.id }, data: { name: input.data.name } });
-  await auditOrganization(meta, auth.user.id, "update-team", "team", team.id, {
+  await auditOrganization(meta, auth.user.id, team.organizationId, "update-team", "team", team.id, {
     organizationId: team.organizationId,
     from: team.name,
     to: updated.name,
@@ -126,7 +129,10 @@ export async function removeTeam(auth: AuthSession, input: z.infer<typeof teamIn
     }
     await clearActiveTeam(team.id, tx);
   });
-  await auditOrganization(meta, auth.user.id, "remove-team", "team", team.id, { organizationId, name: team.name });
+  await auditOrganization(meta, auth.user.id, organizationId, "remove-team", "team", team.id, {
+    organizationId,
+    name: team.name,
+  });
   return { message: "Team removed successfully." };
 }
 
@@ -215,7 +221,7 @@ export async function addTeamMember(auth: AuthSession, input: z.infer<typeof tea
   }
   try {
     const teamMember = await prisma.teamMember.create({ data: { teamId: team.id, userId: input.userId } });
-    await auditOrganization(meta, auth.user.id, "add-team-member", "team", team.id, {
+    await auditOrganization(meta, auth.user.id, organizationId, "add-team-member", "team", team.id, {
       organizationId,
       userId: input.userId,
     });
@@ -241,7 +247,7 @@ export async function removeTeamMember(auth: AuthSession, input: z.infer<typeof 
   const team = await teamOf(input.teamId, organizationId);
   const { count } = await prisma.teamMember.deleteMany({ where: { teamId: team.id, userId: input.userId } });
   if (!count) fail("USER_IS_NOT_A_MEMBER_OF_THE_TEAM");
-  await auditOrganization(meta, auth.user.id, "remove-team-member", "team", team.id, {
+  await auditOrganization(meta, auth.user.id, organizationId, "remove-team-member", "team", team.id, {
     organizationId,
     userId: input.userId,
   });

@@ -608,6 +608,7 @@ export async function registerProvider(
     targetType: "sso-provider",
     action: "register-provider",
     targetId: row.providerId,
+    organizationId: row.organizationId,
     details: { organizationId: row.organizationId, type: oidcConfig ? "oidc" : "saml", issuer: row.issuer, domain },
     meta,
   });
@@ -726,6 +727,7 @@ export async function updateProvider(auth: AuthSession, input: z.infer<typeof up
     targetType: "sso-provider",
     action: "update-provider",
     targetId: providerId,
+    organizationId: row.organizationId,
     details: {
       organizationId: row.organizationId,
       fields: Object.keys(input).filter((key) => key !== "providerId"),
@@ -754,6 +756,7 @@ export async function deleteProvider(auth: AuthSession, providerId: string, meta
     targetType: "sso-provider",
     action: "delete-provider",
     targetId: providerId,
+    organizationId: row.organizationId,
     details: { organizationId: row.organizationId, issuer: row.issuer, domain: row.domain },
     meta,
   });

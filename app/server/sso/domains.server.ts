@@ -122,6 +122,7 @@ export async function verifyDomain(auth: AuthSession, input: z.infer<typeof veri
       status: "failure",
       targetType: "sso-domain",
       targetId: row.id,
+      organizationId: provider.organizationId,
       details: { providerId: provider.providerId, domain: row.domain, reason },
       meta,
     });
@@ -167,6 +168,7 @@ export async function verifyDomain(auth: AuthSession, input: z.infer<typeof veri
       status: "success",
       targetType: "sso-domain",
       targetId: row.id,
+      organizationId: provider.organizationId,
       details: { providerId: provider.providerId, domain: row.domain },
       meta,
     });
@@ -204,6 +206,7 @@ export async function setSsoRequired(auth: AuthSession, input: z.infer<typeof se
     status: "success",
     targetType: "organization",
     targetId: organizationId,
+    organizationId,
     details: { required: input.required },
     meta,
   });

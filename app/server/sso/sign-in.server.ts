@@ -239,6 +239,12 @@ class SsoRefused extends Error {
 const onBase = (target: string, params?: Record<string, string>) =>
   absoluteWith(target, params) ?? `${loadEnv().BASE_URL}/`;
 
+/** The organization of connection `providerId`, for a failed sign-in's audit row; null when there is none. */
+async function organizationOfConnection(providerId: string): Promise<string | null> {
+  const row = await prisma.ssoProvider.findUnique({ where: { providerId }, select: { organizationId: true } });
+  return row?.organizationId ?? null;
+}
+
 /** Audits a refused sign-in and sends the browser to the flow's error page (or the API's) with `error=`. */
 async function refusal(
   flow: SsoFlow | null,
@@ -252,6 +258,7 @@ async function refusal(
     category: "sso",
     action: "sign-in",
     status: "failure",
+    organizationId: await organizationOfConnection(providerId),
     details: { providerId, reason: refused.code, ...(refused.detail && { detail: refused.detail }), ...extra },
     meta,
   });
@@ -281,6 +288,7 @@ export async function finishOidcSignIn(
       category: "sso",
       action: "sign-in",
       status: "failure",
+      organizationId: await organizationOfConnection(providerId),
       details: { providerId, reason: "provider_error", error: query.error },
       meta,
     });
@@ -503,6 +511,7 @@ export async function completeSsoSignIn(
       status: "success",
       targetType: "organization",
       targetId: organizationId,
+      organizationId,
       details: { providerId, organizationId, newUser: isNew, linked, joined, domainVerified },
       meta,
     });

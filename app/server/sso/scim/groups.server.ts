@@ -205,6 +205,7 @@ export async function createGroup(caller: ScimCaller, body: unknown, meta: Reque
     status: "success",
     targetType: "scim-group",
     targetId: row.id,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), displayName: row.displayName, members: added },
   });
   await auditRoles(caller, meta, roles);
@@ -221,6 +222,7 @@ async function update(caller: ScimCaller, existing: Row, group: GroupInput, meta
     status: "success",
     targetType: "scim-group",
     targetId: row.id,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), displayName: row.displayName, added, removed },
   });
   await auditRoles(caller, meta, roles);
@@ -254,6 +256,7 @@ export async function deleteGroup(caller: ScimCaller, id: string, meta: RequestM
     status: "success",
     targetType: "scim-group",
     targetId: existing.id,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), displayName: existing.displayName },
   });
   await auditRoles(caller, meta, roles);

@@ -82,6 +82,7 @@ export async function auditRoleChange(caller: ScimCaller, meta: RequestMeta, use
     status: "success",
     targetType: "user",
     targetId: userId,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), from: change.from, to: change.to },
     meta,
   });

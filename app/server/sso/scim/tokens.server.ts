@@ -69,6 +69,7 @@ export async function generateScimToken(
     status: "success",
     targetType: "scim-token",
     targetId: row.id,
+    organizationId: row.organizationId,
     details: { organizationId: row.organizationId, providerId: provider.providerId },
     meta,
   });
@@ -112,6 +113,7 @@ export async function revokeScimToken(auth: AuthSession, input: { tokenId: strin
     status: "success",
     targetType: "scim-token",
     targetId: token.id,
+    organizationId: token.organizationId,
     details: { organizationId: token.organizationId, providerId: token.provider.providerId },
     meta,
   });

@@ -250,6 +250,7 @@ async function save(
         status: "failure",
         targetType: "user",
         targetId: holder.id,
+        organizationId: caller.organizationId,
         details: { ...scimDetails(caller), reason: existing ? "email-taken" : "email-taken-unverified-domain" },
       });
       scimFail(
@@ -335,6 +336,7 @@ export async function createUser(caller: ScimCaller, body: unknown, meta: Reques
     status: "success",
     targetType: "user",
     targetId: row.userId,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), scimUserId: row.id, userName: row.userName, active: row.active, linked },
   });
   await auditRoleChange(caller, meta, row.userId, change);
@@ -358,6 +360,7 @@ async function update(caller: ScimCaller, existing: Row, user: UserInput, meta: 
     status: "success",
     targetType: "user",
     targetId: row.userId,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), scimUserId: row.id, userName: row.userName },
   });
   await auditRoleChange(caller, meta, row.userId, change);
@@ -394,6 +397,7 @@ export async function deleteUser(caller: ScimCaller, id: string, meta: RequestMe
     status: "success",
     targetType: "user",
     targetId: existing.userId,
+    organizationId: caller.organizationId,
     details: { ...scimDetails(caller), scimUserId: existing.id, userName: existing.userName },
   });
 }
