@@ -78,6 +78,10 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("sso/:providerId", "routes/organizations/workspace/sso-connection.tsx", [
         route("remove", "routes/organizations/workspace/sso-remove.tsx"),
       ]),
+      // Who did what in the organization, for the roles that may read it; and the same as a
+      // download (a resource route).
+      route("audit-log", "routes/organizations/workspace/audit-log.tsx"),
+      route("audit-log.csv", "routes/organizations/workspace/audit-log-csv.ts"),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

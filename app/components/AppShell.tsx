@@ -19,12 +19,17 @@ export interface ShellData {
   mayInvite: boolean;
   /** So is its single sign-on section. */
   mayManageSso: boolean;
+  /** And its audit log. */
+  mayReadAuditLog: boolean;
 }
 
 type NavItem = { path: string; labelKey: string; icon: IconName; end?: boolean };
 
 /** The active organization's sections, in the order its own tabs show them. */
-const organizationNav = (slug: string, mayInvite: boolean, mayManageSso: boolean): NavItem[] => [
+const organizationNav = (
+  slug: string,
+  { mayInvite, mayManageSso, mayReadAuditLog }: Pick<ShellData, "mayInvite" | "mayManageSso" | "mayReadAuditLog">,
+): NavItem[] => [
   { path: `/organizations/${slug}`, labelKey: "nav.overview", icon: "home", end: true },
   { path: `/organizations/${slug}/members`, labelKey: "nav.members", icon: "users" },
   ...(mayInvite
@@ -35,6 +40,9 @@ const organizationNav = (slug: string, mayInvite: boolean, mayManageSso: boolean
   { path: `/organizations/${slug}/billing`, labelKey: "nav.organizationBilling", icon: "credit-card" },
   ...(mayManageSso
     ? [{ path: `/organizations/${slug}/sso`, labelKey: "nav.organizationSso", icon: "lock" as const }]
+    : []),
+  ...(mayReadAuditLog
+    ? [{ path: `/organizations/${slug}/audit-log`, labelKey: "nav.organizationAuditLog", icon: "file-text" as const }]
     : []),
 ];
 
@@ -97,9 +105,7 @@ export function AppShell({ shell, children }: { shell: ShellData; children: Reac
           <OrganizationSwitcher organizations={shell.organizations} activeOrganizationId={shell.activeOrganizationId} />
           <nav aria-label={t("nav.app")} className="mt-4 flex flex-1 flex-col gap-5">
             <NavGroup items={[{ path: "/dashboard", labelKey: "nav.dashboard", icon: "dashboard" }]} />
-            {active ? (
-              <NavGroup title={active.name} items={organizationNav(active.slug, shell.mayInvite, shell.mayManageSso)} />
-            ) : null}
+            {active ? <NavGroup title={active.name} items={organizationNav(active.slug, shell)} /> : null}
             <NavGroup title={t("nav.account")} items={accountNav} />
             {user?.isAdmin ? <AdminGroup /> : null}
           </nav>

@@ -101,7 +101,16 @@ export const createTeamSchema = z.object({ intent: z.literal("create-team"), nam
 export const renameTeamSchema = z.object({ intent: z.literal("rename-team"), name });
 
 /** An organization's sections, each a page of its own; "" is its overview. */
-export const organizationSections = ["", "members", "invitations", "teams", "settings", "billing", "sso"] as const;
+export const organizationSections = [
+  "",
+  "members",
+  "invitations",
+  "teams",
+  "settings",
+  "billing",
+  "sso",
+  "audit-log",
+] as const;
 export type OrganizationSection = (typeof organizationSections)[number];
 
 /** The unprefixed address of an organization's section (its overview without one). */

@@ -1,6 +1,6 @@
 /**
- * The admin reports' URL state (dashboard, subscriptions, audit log), shared by their loaders
- * and components. Everything a page shows is chosen by its query string, so every view is a
+ * The reports' URL state (the admin's dashboard, subscriptions and audit log, and an
+ * organization's own audit log), shared by their loaders and components. Everything a page shows is chosen by its query string, so every view is a
  * plain link. A value that does not parse falls back to the default instead of failing: a
  * hand-edited or outdated link still opens the page.
  */
@@ -73,6 +73,25 @@ export const auditLogFilter = z.object({
 export type AuditLogFilter = z.infer<typeof auditLogFilter>;
 
 export const auditLogQuery = pageQuery.extend(auditLogFilter.shape);
+
+/** An organization's audit log: the same filter, with one person (a user id) instead of the text searches. */
+export const organizationAuditLogFilter = z.object({
+  member: z.preprocess(blank, z.string().trim().max(200).optional()).catch(undefined),
+  category: auditLogFilter.shape.category,
+  status: auditLogFilter.shape.status,
+  from: day,
+  to: day,
+});
+export type OrganizationAuditLogFilter = z.infer<typeof organizationAuditLogFilter>;
+
+export const organizationAuditLogQuery = pageQuery.extend(organizationAuditLogFilter.shape);
+
+/** A filter's applied values as a query string (empty ones left out), e.g. for its CSV export. */
+export function filterQuery(filter: Record<string, string | undefined>): string {
+  return new URLSearchParams(
+    Object.entries(filter).flatMap(([key, value]) => (value ? [[key, value]] : [])),
+  ).toString();
+}
 
 /** A query string's parameters as zod reads them (the last of a repeated one wins). */
 export function searchParamsOf(url: URL): Record<string, string> {

@@ -266,6 +266,12 @@ const entries = {
   },
   YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
+  // ---- organizations: the audit log (beyond better-auth: auditLog: read) ----
+  YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG: {
+    status: 403,
+    message: "You are not allowed to read the audit log of this organization",
+  },
+
   // ---- single sign-on: SCIM ----
   SCIM_CONNECTION_NOT_FOUND: { status: 404, message: "Provider not found" },
   SCIM_TOKEN_NOT_FOUND: { status: 404, message: "SCIM token not found" },

@@ -19,6 +19,7 @@ const loadModules = async () => ({
   organizations: await import("~/server/organization/organizations.server"),
   invitations: await import("~/server/organization/invitations.server"),
   teams: await import("~/server/organization/teams.server"),
+  organizationAuditLog: await import("~/server/organization/audit-log.server"),
   billing: await import("~/server/billing/billing.server"),
   adminUsers: await import("~/server/admin/users.server"),
   adminDatabase: await import("~/server/admin/database.server"),
@@ -260,6 +261,23 @@ const MODULES: {
             { teamId: w.teamId, userId: w.ownerId, organizationId: w.organizationId },
             meta,
           ),
+      ],
+    },
+    noCallerCheck: {},
+  },
+
+  // The organization's own audit log needs auditLog: read (a member has it not).
+  organizationAuditLog: {
+    checked: {
+      organizationAuditLog: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG",
+        (m, w) => m.organizationAuditLog.organizationAuditLog(w.member, w.organizationId, { page: 1, size: 20 }),
+      ],
+      organizationAuditLogCsv: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG",
+        (m, w) => m.organizationAuditLog.organizationAuditLogCsv(w.member, w.organizationId, {}),
       ],
     },
     noCallerCheck: {},

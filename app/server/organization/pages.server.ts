@@ -246,5 +246,7 @@ export async function shellOf(auth: AuthSession) {
       : false,
     // The single sign-on section is for the roles that manage it.
     mayManageSso: active ? can(active.role, "sso", ["manage"]) : false,
+    // The audit log is for the roles that may read it.
+    mayReadAuditLog: active ? can(active.role, "auditLog", ["read"]) : false,
   };
 }

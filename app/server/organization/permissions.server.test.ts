@@ -27,6 +27,7 @@ const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   // Beyond better-auth's default table: the organization's subscription (owner or admin only).
   ["billing", "manage", true, true, false],
   ["sso", "manage", true, true, false],
+  ["auditLog", "read", true, true, false],
 ];
 
 describe("the organization permission table", () => {

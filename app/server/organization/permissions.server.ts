@@ -5,7 +5,8 @@
  * allow. A member's role is a comma-separated list ("admin,member"); a member may do what
  * any of their roles may. The table is better-auth's organization plugin's default (owner:
  * everything; admin: everything but deleting the organization; member: nothing), so its
- * clients see the same refusals, plus `billing: manage` and `sso: manage` for owners and admins.
+ * clients see the same refusals, plus `billing: manage`, `sso: manage` and `auditLog: read` for
+ * owners and admins.
  */
 export const ORGANIZATION_ROLES = ["owner", "admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
@@ -19,6 +20,8 @@ export const PERMISSIONS = {
   billing: ["manage"],
   // The organization's identity providers, their domains, SCIM tokens and whether SSO is required.
   sso: ["manage"],
+  // The organization's own audit log (its events: who, what, when, from where) and its CSV export.
+  auditLog: ["read"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 
@@ -35,6 +38,7 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     team: ["create", "update", "delete"],
     billing: ["manage"],
     sso: ["manage"],
+    auditLog: ["read"],
   },
   member: {},
 };

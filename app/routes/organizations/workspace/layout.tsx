@@ -30,6 +30,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     invitations: can(caller.role, "invitation", ["create"]) || can(caller.role, "invitation", ["cancel"]),
     // Single sign-on is for the roles that manage it (owners and admins).
     sso: can(caller.role, "sso", ["manage"]),
+    // The audit log is for the roles that may read it (owners and admins).
+    auditLog: can(caller.role, "auditLog", ["read"]),
   };
 }
 
@@ -47,6 +49,7 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("settings"), label: t("nav.settings") },
     { to: path("billing"), label: t("nav.billing") },
     ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
+    ...(loaderData.auditLog ? [{ to: path("audit-log"), label: t("nav.auditLog") }] : []),
   ];
   return (
     <div className="flex flex-col">

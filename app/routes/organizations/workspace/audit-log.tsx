@@ -1,0 +1,163 @@
+import { useLocation } from "react-router";
+import type { Route } from "./+types/audit-log";
+import { AppLink } from "~/components/AppLink";
+import { AuditFilters, AuditList, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
+import { buttonClass } from "~/components/ui/Button";
+import { Pagination } from "~/components/ui/Pagination";
+import { organizationPath } from "~/lib/organization-forms";
+import {
+  filterQuery,
+  organizationAuditLogFilter,
+  organizationAuditLogQuery,
+  PAGE_SIZES,
+  queryLink,
+  searchParamsOf,
+} from "~/lib/reports";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { requireAuthSession } from "~/server/auth/guards.server";
+import { notFound } from "~/server/i18n.server";
+import { organizationAuditLog } from "~/server/organization/audit-log.server";
+import { organizationOfPage } from "~/server/organization/pages.server";
+import { can } from "~/server/organization/permissions.server";
+import { pageMeta } from "~/server/page-meta.server";
+
+export const handle = { i18n: ["organization", "reports"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+/**
+ * The organization's events, newest first, under the filter of the query string, for the
+ * roles that may read them (the others have no such tab, and find nothing here).
+ */
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  const auth = requireAuthSession(context);
+  const { organization, caller } = await organizationOfPage(url, auth, params.slug);
+  if (!can(caller.role, "auditLog", ["read"])) notFound(url.pathname);
+  const query = searchParamsOf(url);
+  return {
+    meta: pageMeta(context, "organizationAuditLog", { name: organization.name }),
+    name: organization.name,
+    slug: organization.slug,
+    filter: organizationAuditLogFilter.parse(query),
+    log: await organizationAuditLog(auth, organization.id, organizationAuditLogQuery.parse(query)),
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) =>
+  seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
+
+type LoaderData = Route.ComponentProps["loaderData"];
+type Row = LoaderData["log"]["rows"][number];
+
+export default function OrganizationAuditLog({ loaderData }: Route.ComponentProps) {
+  const { t } = useTranslation("organization");
+  const { t: tr } = useTranslation("reports");
+  const { log, filter } = loaderData;
+  const location = useLocation();
+  const localize = useLocalize();
+  // The export takes the filter as it is applied now (not the page or its size).
+  const exportQuery = filterQuery(filter);
+  const csv = localize(`${organizationPath(loaderData.slug, "audit-log")}.csv`);
+  return (
+    <section aria-labelledby="audit-log-title" data-section="audit-log" className="flex flex-col gap-6">
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>
+          <h2 id="audit-log-title" className="text-lg font-semibold">
+            {t("auditLog.title")}
+          </h2>
+          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+            {t("auditLog.description", { name: loaderData.name })}
+          </p>
+        </div>
+        {/* A download, not a page: a document request, never a client-side navigation. */}
+        <a
+          href={`${csv}${exportQuery ? `?${exportQuery}` : ""}`}
+          download
+          className={buttonClass("secondary", "shrink-0 whitespace-nowrap")}
+          data-testid="export-csv"
+        >
+          {tr("auditLog.export")}
+        </a>
+      </div>
+      <AuditFilters
+        filter={filter}
+        categories={log.categories}
+        key={location.search}
+        fields={<MemberField filter={filter} people={log.people} />}
+      />
+      <AuditList rows={log.rows} who={(row) => <Actor row={row} />} />
+      <Pagination
+        page={log.page}
+        pages={log.pages}
+        href={(page) => queryLink(location, { page })}
+        rows={{
+          size: log.size,
+          total: log.total,
+          sizes: PAGE_SIZES,
+          sizeHref: (size) => queryLink(location, { size, page: null }),
+        }}
+      />
+    </section>
+  );
+}
+
+/** One person's events: the members, and a former one the filter names. */
+function MemberField({ filter, people }: { filter: LoaderData["filter"]; people: LoaderData["log"]["people"] }) {
+  const { t } = useTranslation("organization");
+  return (
+    <FilterField name="member" label={t("auditLog.member")} width="col-span-2">
+      <select id="filter-member" name="member" defaultValue={filter.member ?? ""} className={filterControl}>
+        <option value="">{t("auditLog.anyone")}</option>
+        {people.map((person) => (
+          <option key={person.id} value={person.id}>
+            {person.member
+              ? t("auditLog.person", { name: person.name, email: person.email })
+              : t("auditLog.formerMember", { name: person.name, email: person.email })}
+          </option>
+        ))}
+      </select>
+    </FilterField>
+  );
+}
+
+/**
+ * Who did it: a person (a link to their events only), marked when a site administrator acted
+ * as them; else what acted without a person (the directory, the payment provider, someone
+ * signing in) or an account deleted since.
+ */
+function Actor({ row }: { row: Row }) {
+  const { t } = useTranslation("organization");
+  const location = useLocation();
+  if (!row.userId) {
+    const what =
+      row.category === "scim"
+        ? "directory"
+        : row.category === "payment"
+          ? "paymentProvider"
+          : row.category === "sso" && row.action === "sign-in"
+            ? "signingIn"
+            : "deletedAccount";
+    return <span className={mutedText}>{t(`auditLog.actor.${what}`)}</span>;
+  }
+  return (
+    <>
+      <AppLink
+        to={queryLink(location, { member: row.userId, page: null })}
+        className="text-primary-700 hover:underline dark:text-primary-300"
+        data-actor={row.userId}
+      >
+        {row.name || row.email || row.userId}
+      </AppLink>
+      {row.email && row.name ? <span className={`block ${mutedText}`}>{row.email}</span> : null}
+      {row.byAdministrator ? (
+        <span className={`block ${mutedText}`} data-by-administrator>
+          {t("auditLog.byAdministrator")}
+        </span>
+      ) : null}
+    </>
+  );
+}
