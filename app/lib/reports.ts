@@ -37,7 +37,11 @@ const day = z
     z
       .string()
       .regex(/^\d{4}-\d{2}-\d{2}$/)
-      .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value))
+      // Zod runs this check even when the pattern failed: a text that is no date at all must not throw.
+      .refine((value) => {
+        const date = new Date(`${value}T00:00:00Z`);
+        return !Number.isNaN(date.getTime()) && date.toISOString().startsWith(value);
+      })
       .optional(),
   )
   .catch(undefined);

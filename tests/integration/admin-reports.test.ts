@@ -458,6 +458,7 @@ describe("audit log", () => {
     expect(await list({ q: "nothing like this" })).toEqual([]);
     // Filters that do not parse are not applied (and are no error).
     expect((await list({ user: seed.payer.email, from: "2026-02-31", status: "maybe" })).length).toBe(4);
+    expect((await list({ user: seed.payer.email, to: "yesterday" })).length).toBe(4);
   });
 
   it("shows every column and pages the log", async () => {
