@@ -41,6 +41,7 @@ interface Visit {
 
 const dialog = async (page: Page) => expect(page.getByTestId("confirm-dialog")).toBeVisible();
 const heading = async (page: Page) => expect(page.getByRole("heading", { level: 1 }).first()).toBeVisible();
+const auditList = async (page: Page) => expect(page.getByTestId("audit-list")).toBeVisible();
 
 /** Every page pattern of app/routes.ts (without the locale prefix), and its visits. */
 const PAGES: Record<string, Visit[]> = {
@@ -173,6 +174,10 @@ const PAGES: Record<string, Visit[]> = {
     { area: "user", url: "/zh-CN/organizations/{slug}/settings", shows: heading },
   ],
   "organizations/:slug/billing": [{ area: "user", url: "/organizations/{slug}/billing", shows: heading }],
+  "organizations/:slug/audit-log": [
+    { area: "user", url: "/organizations/{slug}/audit-log", shows: auditList },
+    { area: "user", url: "/zh-CN/organizations/{slug}/audit-log?category=organization", shows: auditList },
+  ],
   "organizations/:slug/sso/:providerId/scim": [
     { area: "user", url: "/organizations/{slug}/sso/{providerId}/scim", shows: heading },
     { area: "user", url: "/ja/organizations/{slug}/sso/{providerId}/scim", shows: heading },

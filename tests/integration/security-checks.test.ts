@@ -227,6 +227,11 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
         `/zh-CN/organizations/${slug}/sso/${provider.providerId}/scim`,
         "routes/organizations/workspace/sso-scim.tsx",
       ],
+      [
+        "admin",
+        `/ja/organizations/${slug}/audit-log?category=organization`,
+        "routes/organizations/workspace/audit-log.tsx",
+      ],
       ["admin", `/organizations/${slug}/members/${memberRow.id}/remove`, "routes/organizations/remove-member.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}`, "routes/organizations/team.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}/remove`, "routes/organizations/remove-team.tsx"],
