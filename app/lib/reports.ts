@@ -78,9 +78,10 @@ export type AuditLogFilter = z.infer<typeof auditLogFilter>;
 
 export const auditLogQuery = pageQuery.extend(auditLogFilter.shape);
 
-/** An organization's audit log: the same filter, with one person (a user id) instead of the text searches. */
+/** An organization's audit log: the same filter, with the acting person's name or email instead of the text searches. */
 export const organizationAuditLogFilter = z.object({
-  member: z.preprocess(blank, z.string().trim().max(200).optional()).catch(undefined),
+  /** Part of the acting person's name or email. */
+  member: z.preprocess(blank, z.string().trim().max(256).optional()).catch(undefined),
   category: auditLogFilter.shape.category,
   status: auditLogFilter.shape.status,
   from: day,

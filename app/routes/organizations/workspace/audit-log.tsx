@@ -87,7 +87,7 @@ export default function OrganizationAuditLog({ loaderData }: Route.ComponentProp
         filter={filter}
         categories={log.categories}
         key={location.search}
-        fields={<MemberField filter={filter} people={log.people} />}
+        fields={<MemberField filter={filter} />}
       />
       <AuditList rows={log.rows} who={(row) => <Actor row={row} />} />
       <Pagination
@@ -105,29 +105,27 @@ export default function OrganizationAuditLog({ loaderData }: Route.ComponentProp
   );
 }
 
-/** One person's events: the members, and a former one the filter names. */
-function MemberField({ filter, people }: { filter: LoaderData["filter"]; people: LoaderData["log"]["people"] }) {
+/** One person's events, by part of their name or email (a former member's too). */
+function MemberField({ filter }: { filter: LoaderData["filter"] }) {
   const { t } = useTranslation("organization");
   return (
     <FilterField name="member" label={t("auditLog.member")} width="col-span-2">
-      <select id="filter-member" name="member" defaultValue={filter.member ?? ""} className={filterControl}>
-        <option value="">{t("auditLog.anyone")}</option>
-        {people.map((person) => (
-          <option key={person.id} value={person.id}>
-            {person.member
-              ? t("auditLog.person", { name: person.name, email: person.email })
-              : t("auditLog.formerMember", { name: person.name, email: person.email })}
-          </option>
-        ))}
-      </select>
+      <input
+        id="filter-member"
+        name="member"
+        type="search"
+        defaultValue={filter.member ?? ""}
+        className={filterControl}
+        placeholder={t("auditLog.memberPlaceholder")}
+      />
     </FilterField>
   );
 }
 
 /**
- * Who did it: a person (a link to their events only), marked when a site administrator acted
- * as them; else what acted without a person (the directory, the payment provider, someone
- * signing in) or an account deleted since.
+ * Who did it: a person (a link to their events only, by their email), marked when a site
+ * administrator acted as them; else what acted without a person (the directory, the payment
+ * provider, someone signing in) or an account deleted since.
  */
 function Actor({ row }: { row: Row }) {
   const { t } = useTranslation("organization");
@@ -146,7 +144,7 @@ function Actor({ row }: { row: Row }) {
   return (
     <>
       <AppLink
-        to={queryLink(location, { member: row.userId, page: null })}
+        to={queryLink(location, { member: row.email ?? row.userId, page: null })}
         className="text-primary-700 hover:underline dark:text-primary-300"
         data-actor={row.userId}
       >
