@@ -121,6 +121,10 @@ function match(method: string, path: string): { endpoint: Endpoint; params: Reco
     } catch {
       return null; // malformed percent-encoding in a path parameter
     }
+    // A path parameter names a token or an id: one with a control character names nothing,
+    // and must not reach a handler (PostgreSQL refuses a NUL in any query with an error).
+    const values = Object.values(params);
+    if (values.some((value) => FORBIDDEN_CHARACTERS.test(value) || LINE_CHARACTERS.test(value))) return null;
     return { endpoint, params };
   }
   return null;
