@@ -57,7 +57,7 @@ for (const locale of ["en", "ja"] as const) {
     // ---- the list says which one is active, and loads only the strings it uses ----
     const loaded: string[] = [];
     page.on("request", (request) => {
-      const match = new URL(request.url()).pathname.match(/^\/assets\/locales\/([^/]+)\/([a-z-]+)-[\w-]+\.js$/);
+      const match = new URL(request.url()).pathname.match(/^\/assets\/locales\/([^/]+)\/([a-z]+)-[\w-]+\.js$/);
       if (match) loaded.push(`${match[1]}/${match[2]}`);
     });
     await page.goto(`${P}/organizations`);

@@ -8,7 +8,8 @@ import { expect, test, type Page } from "@playwright/test";
 function recordNamespaces(page: Page): string[] {
   const loaded: string[] = [];
   page.on("request", (request) => {
-    const match = new URL(request.url()).pathname.match(/^\/assets\/locales\/([^/]+)\/([a-z-]+)-[\w-]+\.js$/);
+    // A namespace's name has no hyphen; its content hash may start with one.
+    const match = new URL(request.url()).pathname.match(/^\/assets\/locales\/([^/]+)\/([a-z]+)-[\w-]+\.js$/);
     if (match) loaded.push(`${match[1]}/${match[2]}`);
   });
   return loaded;
