@@ -5,16 +5,71 @@ import { StackedTable, stackedCell, stackedRow } from "~/components/reports/Stac
 import { buttonClass } from "~/components/ui/Button";
 import { inputClass } from "~/components/ui/Input";
 import { LocalTime } from "~/components/ui/LocalTime";
-import { AUDIT_STATUSES } from "~/lib/reports";
+import { Pagination } from "~/components/ui/Pagination";
+import { AUDIT_STATUSES, filterQuery, PAGE_SIZES, queryLink } from "~/lib/reports";
 import { useTranslation } from "~/lib/translations";
 import { deviceName } from "~/lib/user-agent";
 import { useLocale } from "~/lib/use-root-data";
 
 /**
- * The audit log's filter form and list, shared by the admin console's log and an
- * organization's own. Each view adds its own fields to the filter and draws the "who" cell;
- * the words are the reports namespace's (`auditLog.*`), which both load.
+ * The audit log's page, shared by the admin console's log and an organization's own. Each
+ * view adds its own fields to the filter and draws the "who" cell; the words are the reports
+ * namespace's (`auditLog.*`), which both load.
  */
+
+/**
+ * A log page: its heading, the CSV export of the filter applied now (not the page or its
+ * size), the filter form, the rows and the pager.
+ */
+export function AuditLogView<Row extends AuditRowData>({
+  heading,
+  csv,
+  filter,
+  log,
+  fields,
+  who,
+}: {
+  heading: ReactNode;
+  /** The export's address, localized, without a query. */
+  csv: string;
+  filter: Record<string, string | undefined>;
+  log: { rows: Row[]; categories: string[]; page: number; pages: number; size: number; total: number };
+  fields: ReactNode;
+  who: (row: Row) => ReactNode;
+}) {
+  const { t } = useTranslation("reports");
+  const location = useLocation();
+  const exportQuery = filterQuery(filter);
+  return (
+    <>
+      <div className="flex flex-wrap items-end justify-between gap-4">
+        <div>{heading}</div>
+        {/* A download, not a page: a document request, never a client-side navigation. */}
+        <a
+          href={`${csv}${exportQuery ? `?${exportQuery}` : ""}`}
+          download
+          className={buttonClass("secondary", "shrink-0 whitespace-nowrap")}
+          data-testid="export-csv"
+        >
+          {t("auditLog.export")}
+        </a>
+      </div>
+      <AuditFilters filter={filter} categories={log.categories} key={location.search} fields={fields} />
+      <AuditList rows={log.rows} who={who} />
+      <Pagination
+        page={log.page}
+        pages={log.pages}
+        href={(page) => queryLink(location, { page })}
+        rows={{
+          size: log.size,
+          total: log.total,
+          sizes: PAGE_SIZES,
+          sizeHref: (size) => queryLink(location, { size, page: null }),
+        }}
+      />
+    </>
+  );
+}
 
 /** A control of the filter form. Every control is one height, so the row aligns their bottoms. */
 export const filterControl = `${inputClass} h-9 py-0`;

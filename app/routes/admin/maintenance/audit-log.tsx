@@ -1,9 +1,6 @@
-import { useLocation } from "react-router";
 import type { Route } from "./+types/audit-log";
-import { AuditFilters, AuditList, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
-import { buttonClass } from "~/components/ui/Button";
-import { Pagination } from "~/components/ui/Pagination";
-import { auditLogFilter, auditLogQuery, filterQuery, PAGE_SIZES, queryLink, searchParamsOf } from "~/lib/reports";
+import { AuditLogView, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
+import { auditLogFilter, auditLogQuery, searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -33,46 +30,21 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 type LoaderData = Route.ComponentProps["loaderData"];
 
 export default function AuditLog({ loaderData }: Route.ComponentProps) {
-  const { t } = useTranslation("reports");
-  const { log, filter } = loaderData;
-  const location = useLocation();
   const localize = useLocalize();
-  // The export takes the filter as it is applied now (not the page or its size).
-  const exportQuery = filterQuery(filter);
   return (
     <div className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h1 className="text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
-        </div>
-        {/* A download, not a page: a document request, never a client-side navigation. */}
-        <a
-          href={`${localize("/admin/maintenance/audit-log.csv")}${exportQuery ? `?${exportQuery}` : ""}`}
-          download
-          className={buttonClass("secondary", "shrink-0 whitespace-nowrap")}
-          data-testid="export-csv"
-        >
-          {t("auditLog.export")}
-        </a>
-      </div>
-      <AuditFilters
-        filter={filter}
-        categories={log.categories}
-        key={location.search}
-        fields={<TextFields filter={filter} />}
-      />
-      <AuditList rows={log.rows} who={(row) => <Actor row={row} />} />
-      <Pagination
-        page={log.page}
-        pages={log.pages}
-        href={(page) => queryLink(location, { page })}
-        rows={{
-          size: log.size,
-          total: log.total,
-          sizes: PAGE_SIZES,
-          sizeHref: (size) => queryLink(location, { size, page: null }),
-        }}
+      <AuditLogView
+        heading={
+          <>
+            <h1 className="text-2xl font-bold tracking-tight">{loaderData.meta.title}</h1>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">{loaderData.meta.description}</p>
+          </>
+        }
+        csv={localize("/admin/maintenance/audit-log.csv")}
+        filter={loaderData.filter}
+        log={loaderData.log}
+        fields={<TextFields filter={loaderData.filter} />}
+        who={(row) => <Actor row={row} />}
       />
     </div>
   );

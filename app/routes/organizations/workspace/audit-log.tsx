@@ -1,18 +1,9 @@
 import { useLocation } from "react-router";
 import type { Route } from "./+types/audit-log";
 import { AppLink } from "~/components/AppLink";
-import { AuditFilters, AuditList, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
-import { buttonClass } from "~/components/ui/Button";
-import { Pagination } from "~/components/ui/Pagination";
+import { AuditLogView, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
 import { organizationPath } from "~/lib/organization-forms";
-import {
-  filterQuery,
-  organizationAuditLogFilter,
-  organizationAuditLogQuery,
-  PAGE_SIZES,
-  queryLink,
-  searchParamsOf,
-} from "~/lib/reports";
+import { organizationAuditLogFilter, organizationAuditLogQuery, queryLink, searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -55,51 +46,25 @@ type Row = LoaderData["log"]["rows"][number];
 
 export default function OrganizationAuditLog({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
-  const { t: tr } = useTranslation("reports");
-  const { log, filter } = loaderData;
-  const location = useLocation();
   const localize = useLocalize();
-  // The export takes the filter as it is applied now (not the page or its size).
-  const exportQuery = filterQuery(filter);
-  const csv = localize(`${organizationPath(loaderData.slug, "audit-log")}.csv`);
   return (
     <section aria-labelledby="audit-log-title" data-section="audit-log" className="flex flex-col gap-6">
-      <div className="flex flex-wrap items-end justify-between gap-4">
-        <div>
-          <h2 id="audit-log-title" className="text-lg font-semibold">
-            {t("auditLog.title")}
-          </h2>
-          <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
-            {t("auditLog.description", { name: loaderData.name })}
-          </p>
-        </div>
-        {/* A download, not a page: a document request, never a client-side navigation. */}
-        <a
-          href={`${csv}${exportQuery ? `?${exportQuery}` : ""}`}
-          download
-          className={buttonClass("secondary", "shrink-0 whitespace-nowrap")}
-          data-testid="export-csv"
-        >
-          {tr("auditLog.export")}
-        </a>
-      </div>
-      <AuditFilters
-        filter={filter}
-        categories={log.categories}
-        key={location.search}
-        fields={<MemberField filter={filter} />}
-      />
-      <AuditList rows={log.rows} who={(row) => <Actor row={row} />} />
-      <Pagination
-        page={log.page}
-        pages={log.pages}
-        href={(page) => queryLink(location, { page })}
-        rows={{
-          size: log.size,
-          total: log.total,
-          sizes: PAGE_SIZES,
-          sizeHref: (size) => queryLink(location, { size, page: null }),
-        }}
+      <AuditLogView
+        heading={
+          <>
+            <h2 id="audit-log-title" className="text-lg font-semibold">
+              {t("auditLog.title")}
+            </h2>
+            <p className="mt-1 text-sm text-slate-600 dark:text-slate-400">
+              {t("auditLog.description", { name: loaderData.name })}
+            </p>
+          </>
+        }
+        csv={localize(`${organizationPath(loaderData.slug, "audit-log")}.csv`)}
+        filter={loaderData.filter}
+        log={loaderData.log}
+        fields={<MemberField filter={loaderData.filter} />}
+        who={(row) => <Actor row={row} />}
       />
     </section>
   );
