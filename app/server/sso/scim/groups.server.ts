@@ -17,16 +17,7 @@ import {
   type MembershipChange,
 } from "./membership.server";
 import { applyPatch, patchRequest, type DocumentShape } from "./patch.server";
-import {
-  listResponse,
-  pageOf,
-  projected,
-  SCHEMAS,
-  scimFail,
-  scimLocation,
-  scimParse,
-  type ScimQuery,
-} from "./protocol.server";
+import { pagedList, projected, SCHEMAS, scimFail, scimLocation, scimParse, type ScimQuery } from "./protocol.server";
 import type { ScimCaller } from "./tokens.server";
 
 /** The most members one Group holds. */
@@ -169,25 +160,14 @@ async function auditRoles(
 }
 
 export async function listGroups(caller: ScimCaller, query: ScimQuery) {
-  const { startIndex, count } = pageOf(query);
   const filter = typeof query.filter === "string" && query.filter.trim() ? groupFilter(query.filter) : {};
   const where = { AND: [{ organizationId: caller.organizationId }, filter] };
-  const [total, rows] = await Promise.all([
-    prisma.scimGroup.count({ where }),
-    count === 0
-      ? []
-      : prisma.scimGroup.findMany({
-          where,
-          include,
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-          skip: startIndex - 1,
-          take: count,
-        }),
-  ]);
-  return listResponse(
-    rows.map((row) => projected(resource(row), query, SCHEMAS.group)),
-    total,
-    startIndex,
+  return pagedList(
+    query,
+    SCHEMAS.group,
+    () => prisma.scimGroup.count({ where }),
+    (page) => prisma.scimGroup.findMany({ where, include, ...page }),
+    resource,
   );
 }
 

@@ -181,6 +181,30 @@ export function pageOf(query: ScimQuery): { startIndex: number; count: number } 
   return { startIndex, count };
 }
 
+/** Where a page starts and how long it is, oldest first (then by id, so pages never overlap), as Prisma reads it. */
+type Page = { orderBy: { createdAt?: "asc"; id?: "asc" }[]; skip: number; take: number };
+
+/**
+ * A list as RFC 7644 answers it: the total under the request's filter, and the resources of
+ * the page `startIndex` and `count` ask for, each cut to the attributes asked for.
+ */
+export async function pagedList<Row, T extends Record<string, unknown>>(
+  query: ScimQuery,
+  schema: string,
+  total: () => Promise<number>,
+  rows: (page: Page) => Promise<Row[]>,
+  resource: (row: Row) => T,
+) {
+  const { startIndex, count } = pageOf(query);
+  const page: Page = { orderBy: [{ createdAt: "asc" }, { id: "asc" }], skip: startIndex - 1, take: count };
+  const [totalResults, found] = await Promise.all([total(), count === 0 ? [] : rows(page)]);
+  return listResponse(
+    found.map((row) => projected(resource(row), query, schema)),
+    totalResults,
+    startIndex,
+  );
+}
+
 /** The top-level attribute an `attributes` entry names (lower-case): an extension's URN, else the name before a dot. */
 function topLevel(name: string, schema: string): string {
   const lower = name.trim().toLowerCase();

@@ -21,16 +21,7 @@ import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { auditRoleChange, endAccess, scimDetails, syncMembership, type MembershipChange } from "./membership.server";
 import { applyPatch, patchRequest, type DocumentShape } from "./patch.server";
 import { userFilter } from "./filter.server";
-import {
-  listResponse,
-  pageOf,
-  projected,
-  SCHEMAS,
-  scimFail,
-  scimLocation,
-  scimParse,
-  type ScimQuery,
-} from "./protocol.server";
+import { pagedList, projected, SCHEMAS, scimFail, scimLocation, scimParse, type ScimQuery } from "./protocol.server";
 import type { ScimCaller } from "./tokens.server";
 
 const ENTERPRISE = SCHEMAS.enterpriseUser;
@@ -299,25 +290,14 @@ async function save(
 
 /** Users of the caller's organization, oldest first, by `filter`, `startIndex` (1-based) and `count`. */
 export async function listUsers(caller: ScimCaller, query: ScimQuery) {
-  const { startIndex, count } = pageOf(query);
   const filter = typeof query.filter === "string" && query.filter.trim() ? userFilter(query.filter) : {};
   const where = { AND: [{ organizationId: caller.organizationId }, filter] };
-  const [total, rows] = await Promise.all([
-    prisma.scimUser.count({ where }),
-    count === 0
-      ? []
-      : prisma.scimUser.findMany({
-          where,
-          include,
-          orderBy: [{ createdAt: "asc" }, { id: "asc" }],
-          skip: startIndex - 1,
-          take: count,
-        }),
-  ]);
-  return listResponse(
-    rows.map((row) => projected(resource(row), query, SCHEMAS.user)),
-    total,
-    startIndex,
+  return pagedList(
+    query,
+    SCHEMAS.user,
+    () => prisma.scimUser.count({ where }),
+    (page) => prisma.scimUser.findMany({ where, include, ...page }),
+    resource,
   );
 }
 
