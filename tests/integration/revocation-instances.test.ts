@@ -6,70 +6,38 @@
  */
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { makeTestClient, type TestClient } from "./helpers/auth-client";
-import { createTestDatabase, type TestDatabase } from "./helpers/database";
-import { createUser, PASSWORD, signInWithPassword } from "./helpers/factories";
-import { startServer, type RunningServer } from "./helpers/server";
+import type { TestDatabase } from "./helpers/database";
+import { makeTestClient } from "./helpers/auth-client";
+import { createUser, PASSWORD } from "./helpers/factories";
+import {
+  onPostgres,
+  sameBrowserOn,
+  servesFromCache,
+  sessionOf,
+  signIn,
+  startInstances,
+  TRUST_TIMEOUT_MS,
+  waitFor,
+  type Instances,
+} from "./helpers/instances";
+import type { RunningServer } from "./helpers/server";
 
-const onPostgres = /^postgres(ql)?:/.test(process.env.TEST_DATABASE_URL ?? "");
 const SECRET = "integration-test-secret-instances-0123456789";
-/** A fresh instance trusts no cache for a cookie lifetime after its listener connects. */
-const TRUST_TIMEOUT_MS = 100_000;
 
+let instances: Instances;
 let db: TestDatabase;
 let a: RunningServer;
 let b: RunningServer;
-let prisma: import("~/server/db.server").Database;
-
-async function signIn(server: RunningServer, email: string): Promise<TestClient> {
-  const c = await signInWithPassword(makeTestClient(server.url), email);
-  expect(c.jar.has("app.session_data")).toBe(true);
-  return c;
-}
-
-/** The same browser (cookies, cache included) talking to another instance. */
-function sameBrowserOn(server: RunningServer, c: TestClient): TestClient {
-  const other = makeTestClient(server.url);
-  for (const [name, value] of c.jar) other.jar.set(name, value);
-  return other;
-}
-
-const sessionOf = async (c: TestClient) => (await c.client.getSession()).data;
-
-/**
- * Whether `server` answers from its cookie cache: a session deleted behind the app's back
- * (plain SQL, no NOTIFY) is only still served by an instance that trusts the cache.
- */
-async function servesFromCache(server: RunningServer): Promise<boolean> {
-  const user = await createUser({ db: prisma });
-  const c = await signIn(server, user.email);
-  await prisma.session.deleteMany({ where: { userId: user.id } });
-  return (await sessionOf(c))?.user.id === user.id;
-}
-
-async function waitFor(condition: () => Promise<boolean>, timeoutMs: number, what: string) {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await condition())) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 2000));
-  }
-}
+let prisma: Instances["prisma"];
 
 describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () => {
   beforeAll(async () => {
-    db = await createTestDatabase();
-    const env = { DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: "smtp://127.0.0.1:9" };
-    [a, b] = await Promise.all([startServer(env), startServer(env)]);
-    const { createDatabase } = await import("~/server/db.server");
-    prisma = createDatabase(db.url);
-    // Both instances must be past their first minute, when no cache is trusted yet.
-    await waitFor(() => servesFromCache(b), TRUST_TIMEOUT_MS, "instance B to trust its cookie cache");
+    instances = await startInstances(SECRET);
+    ({ db, a, b, prisma } = instances);
   }, TRUST_TIMEOUT_MS + 60_000);
 
   afterAll(async () => {
-    await prisma?.$disconnect();
-    await Promise.all([a?.stop(), b?.stop()]);
-    await db?.drop();
+    await instances?.stop();
   });
 
   it("a session made on one instance is valid on the other", async () => {
@@ -104,7 +72,7 @@ describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () 
     const onB = sameBrowserOn(b, victim);
     expect((await sessionOf(onB))?.user.id).toBe(user.id);
     // B answers this browser from its cookie cache until told otherwise.
-    expect(await servesFromCache(b)).toBe(true);
+    expect(await servesFromCache(prisma, b)).toBe(true);
 
     expect((await onAdmin.client.admin.banUser({ userId: user.id, banReason: "two instances" })).error).toBeNull();
     expect(await sessionOf(onB)).toBeNull();
@@ -130,14 +98,14 @@ describe.skipIf(!onPostgres)("revocation across two instances (PostgreSQL)", () 
     }
     await waitFor(async () => b.stdout().includes("Revocation listener disconnected"), 10_000, "B to notice");
     // A deletion no instance announced: only reading the database can notice it.
-    expect(await servesFromCache(b)).toBe(false);
+    expect(await servesFromCache(prisma, b)).toBe(false);
     await waitFor(
       async () => /Revocation listener connected[\s\S]*Revocation listener connected/.test(b.stdout()),
       20_000,
       "B to reconnect",
     );
     // Back, but still distrusting for a cookie lifetime: notices may have been missed meanwhile.
-    expect(await servesFromCache(b)).toBe(false);
-    expect(await servesFromCache(a)).toBe(true);
+    expect(await servesFromCache(prisma, b)).toBe(false);
+    expect(await servesFromCache(prisma, a)).toBe(true);
   });
 });

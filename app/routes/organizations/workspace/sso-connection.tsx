@@ -2,9 +2,9 @@ import { getFormProps } from "@conform-to/react";
 import { Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/sso-connection";
 import { AppLink } from "~/components/AppLink";
-import { Icon } from "~/components/Icon";
 import { SsoDomainState } from "~/components/SsoDomainState";
 import { CopyField, EndpointFields, Fold, SamlSourceFields } from "~/components/SsoFields";
+import { BackLink } from "~/components/ui/BackLink";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
@@ -204,15 +204,7 @@ export default function Connection({ loaderData }: Route.ComponentProps) {
   const here = localize(ssoPath(slug, providerId));
   return (
     <div className="flex flex-col gap-8">
-      <p>
-        <AppLink
-          to={localize(ssoPath(slug))}
-          className="inline-flex items-center gap-1 text-sm text-primary-700 hover:underline dark:text-primary-300"
-        >
-          <Icon name="arrow-right" className="size-3 shrink-0 rotate-180" />
-          {t("connection.back")}
-        </AppLink>
-      </p>
+      <BackLink to={localize(ssoPath(slug))}>{t("connection.back")}</BackLink>
       <Section
         id="connection"
         title={<span className="break-all">{providerId}</span>}

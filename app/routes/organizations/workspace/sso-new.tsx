@@ -1,8 +1,8 @@
 import { getFormProps } from "@conform-to/react";
 import type { Route } from "./+types/sso-new";
 import { AppLink } from "~/components/AppLink";
-import { Icon } from "~/components/Icon";
 import { EndpointFields, Fold, SamlSourceFields, type FieldOf } from "~/components/SsoFields";
+import { BackLink } from "~/components/ui/BackLink";
 import { SubmitButton } from "~/components/ui/Button";
 import { Checkbox } from "~/components/ui/Checkbox";
 import { Field } from "~/components/ui/Field";
@@ -144,15 +144,7 @@ export default function NewConnection({ loaderData }: Route.ComponentProps) {
   ];
   return (
     <div className="flex flex-col gap-6">
-      <p>
-        <AppLink
-          to={localize(ssoPath(slug))}
-          className="inline-flex items-center gap-1 text-sm text-primary-700 hover:underline dark:text-primary-300"
-        >
-          <Icon name="arrow-right" className="size-3 shrink-0 rotate-180" />
-          {t("new.back")}
-        </AppLink>
-      </p>
+      <BackLink to={localize(ssoPath(slug))}>{t("new.back")}</BackLink>
       <Section id="new-connection" title={t("new.title")} description={t("new.description")}>
         <nav aria-label={t("new.kind")} className="mb-5">
           <ul className="flex flex-wrap gap-2">
