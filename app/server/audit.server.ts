@@ -7,7 +7,7 @@
  */
 import { Prisma, prisma } from "~/server/db.server";
 
-export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "apiKey";
+export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key";
 
 export interface AuditEvent {
   userId?: string | null;

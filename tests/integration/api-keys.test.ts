@@ -163,7 +163,7 @@ describe("POST /api-key/create", () => {
     expect(status).toBe(200);
     expect((body!.user as { id: string }).id).toBe(alice.id);
     expect((await alice.keys.get({ query: { id: data!.id } })).data?.lastRequest).toBeInstanceOf(Date);
-    expect(await app.prisma.auditLog.count({ where: { category: "apiKey", action: "create-api-key" } })).toBeGreaterThan(
+    expect(await app.prisma.auditLog.count({ where: { category: "api-key", action: "create-api-key" } })).toBeGreaterThan(
       0,
     );
   });
@@ -347,7 +347,7 @@ describe("organization keys (configId org)", () => {
       code: "ORGANIZATION_ID_REQUIRED",
     });
     expect(
-      await app.prisma.auditLog.count({ where: { category: "apiKey", organizationId: org.id } }),
+      await app.prisma.auditLog.count({ where: { category: "api-key", organizationId: org.id } }),
     ).toBeGreaterThanOrEqual(2);
   });
 

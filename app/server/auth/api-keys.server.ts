@@ -202,7 +202,7 @@ export function auditKey(
 ) {
   return audit({
     userId: actorId,
-    category: "apiKey",
+    category: "api-key",
     action,
     status: "success",
     targetType: "apiKey",
