@@ -5,15 +5,23 @@
  * fixed choices.
  */
 import { z } from "zod";
+import { isSingleLine } from "~/lib/text";
 
 export const EXPIRY_DAYS = ["none", "7", "30", "90", "365"] as const;
 export const REFILL_PERIODS = { none: 0, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
 export const RATE_WINDOWS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
 const count = (max: number) => z.coerce.number().int().min(1).max(max);
+const REQUIRED = "auth:form.required";
+const keyName = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, { error: REQUIRED })
+  .max(32)
+  .refine(isSingleLine, { error: "auth:form.invalidCharacters" });
 
 export const createKeySchema = z.object({
-  name: z.string().trim().min(1).max(32),
+  name: keyName,
   expiry: z.enum(EXPIRY_DAYS).default("none"),
   permission: z
     .array(z.string().regex(/^[a-zA-Z]+:[a-zA-Z]+$/))
@@ -26,7 +34,7 @@ export const createKeySchema = z.object({
 });
 
 const keyId = z.string().min(1).max(200);
-export const renameKeySchema = z.object({ keyId, name: z.string().trim().min(1).max(32) });
+export const renameKeySchema = z.object({ keyId, name: keyName });
 export const toggleKeySchema = z.object({ keyId, enabled: z.enum(["true", "false"]) });
 export const deleteKeySchema = z.object({ keyId });
 
