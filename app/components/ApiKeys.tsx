@@ -1,5 +1,6 @@
 import { getFormProps, getInputProps, getSelectProps } from "@conform-to/react";
 import { useActionData, useFetcher } from "react-router";
+import { CopyField } from "~/components/SsoFields";
 import { SubmitButton } from "~/components/ui/Button";
 import { Field } from "~/components/ui/Field";
 import { FieldErrors, FormErrors } from "~/components/ui/FormErrors";
@@ -55,28 +56,20 @@ export function ApiKeys({ keys, grantable, scope }: { keys: KeyRow[]; grantable:
   );
 }
 
-/** The new key, this once: a read-only field to copy from (selected on focus). */
+/** The new key, this once: a read-only field to copy from (with JavaScript, a Copy button too). */
 function CreatedKey({ name, value }: { name: string; value: string }) {
   const { t } = useTranslation("apiKeys");
   return (
     <div
       role="status"
-      className="rounded-xl border border-emerald-300 bg-emerald-50 p-6 dark:border-emerald-800 dark:bg-emerald-950/40"
+      className="flex flex-col gap-4 rounded-xl border border-emerald-300 bg-emerald-50 p-6 dark:border-emerald-800 dark:bg-emerald-950/40"
       data-testid="created-key"
     >
-      <h2 className="text-lg font-semibold">{t("created.title", { name })}</h2>
-      <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{t("created.once")}</p>
-      <label htmlFor="created-key-value" className="mt-4 block text-sm font-medium">
-        {t("created.label")}
-      </label>
-      <input
-        id="created-key-value"
-        readOnly
-        value={value}
-        onFocus={(event) => event.currentTarget.select()}
-        className={`${inputClass} mt-1 font-mono`}
-        data-testid="created-key-value"
-      />
+      <div>
+        <h2 className="text-lg font-semibold">{t("created.title", { name })}</h2>
+        <p className="mt-1 text-sm text-slate-700 dark:text-slate-300">{t("created.once")}</p>
+      </div>
+      <CopyField id="created-key-value" label={t("created.label")} value={value} />
     </div>
   );
 }

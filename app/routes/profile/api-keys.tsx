@@ -10,7 +10,7 @@ import { keyIntents, keysPage } from "~/server/organization/api-key-pages.server
 import { pageAction } from "~/server/page-action.server";
 import { settingsMeta } from "~/server/page-meta.server";
 
-export const handle = { i18n: ["auth", "apiKeys"] };
+export const handle = { i18n: ["auth", "sso", "apiKeys"] };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);

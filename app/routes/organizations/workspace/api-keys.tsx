@@ -8,7 +8,7 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { apiKeysT, keyIntents, keysOfOrganizationPage, keysPage } from "~/server/organization/api-key-pages.server";
 import { pageAction } from "~/server/page-action.server";
 
-export const handle = { i18n: ["auth", "organization", "apiKeys"] };
+export const handle = { i18n: ["auth", "organization", "sso", "apiKeys"] };
 
 export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
   return withTranslations(request, handle, serverLoader);
