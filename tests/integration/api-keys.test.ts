@@ -163,9 +163,9 @@ describe("POST /api-key/create", () => {
     expect(status).toBe(200);
     expect((body!.user as { id: string }).id).toBe(alice.id);
     expect((await alice.keys.get({ query: { id: data!.id } })).data?.lastRequest).toBeInstanceOf(Date);
-    expect(await app.prisma.auditLog.count({ where: { category: "api-key", action: "create-api-key" } })).toBeGreaterThan(
-      0,
-    );
+    expect(
+      await app.prisma.auditLog.count({ where: { category: "api-key", action: "create-api-key" } }),
+    ).toBeGreaterThan(0);
   });
 
   it("takes a prefix, and no key is ever shown again", async () => {
@@ -331,15 +331,16 @@ describe("organization keys (configId org)", () => {
     expect(listed.data!.apiKeys.map((key) => key.id)).toEqual([created.data!.id]);
     expect((await org.admin.keys.update({ keyId: created.data!.id, name: "renamed" })).data?.name).toBe("renamed");
 
-    expect(
-      (await org.member.keys.create({ name: "x", configId: "org", organizationId: org.id })).error,
-    ).toMatchObject({ status: 403, code: "INSUFFICIENT_API_KEY_PERMISSIONS" });
+    expect((await org.member.keys.create({ name: "x", configId: "org", organizationId: org.id })).error).toMatchObject({
+      status: 403,
+      code: "INSUFFICIENT_API_KEY_PERMISSIONS",
+    });
     expect(
       (await org.outsider.keys.create({ name: "x", configId: "org", organizationId: org.id })).error,
     ).toMatchObject({ status: 403, code: "USER_NOT_MEMBER_OF_ORGANIZATION" });
-    expect(
-      (await org.member.keys.list({ query: { configId: "org", organizationId: org.id } })).error?.code,
-    ).toBe("INSUFFICIENT_API_KEY_PERMISSIONS");
+    expect((await org.member.keys.list({ query: { configId: "org", organizationId: org.id } })).error?.code).toBe(
+      "INSUFFICIENT_API_KEY_PERMISSIONS",
+    );
     expect((await org.member.keys.get({ query: { id: created.data!.id } })).error?.status).toBe(404);
     expect((await org.outsider.keys.delete({ keyId: created.data!.id })).error?.status).toBe(404);
     expect((await org.owner.keys.create({ name: "x", configId: "org" })).error).toMatchObject({
@@ -360,9 +361,9 @@ describe("organization keys (configId org)", () => {
     const session = await sessionWith(data!.key);
     expect((session.body!.session as { activeOrganizationId: string }).activeOrganizationId).toBe(org.id);
     expect((await keyed.client.organization.createTeam({ name: "Ops", organizationId: org.id })).error).toBeNull();
-    expect(
-      (await keyed.client.organization.createTeam({ name: "Ops", organizationId: other.id })).error,
-    ).toMatchObject({ status: 403, code: "API_KEY_NOT_ALLOWED" });
+    expect((await keyed.client.organization.createTeam({ name: "Ops", organizationId: other.id })).error).toMatchObject(
+      { status: 403, code: "API_KEY_NOT_ALLOWED" },
+    );
     expect((await keyed.client.organization.setActive({ organizationId: other.id })).error?.status).toBe(403);
 
     await app.prisma.member.deleteMany({ where: { organizationId: org.id, userId: org.admin.id } });
@@ -487,7 +488,8 @@ describe("the pages, without JavaScript", () => {
         Cookie: [...browser.jar].map(([key, value]) => `${key}=${value}`).join("; "),
       },
     });
-  const shownKey = (html: string) => /data-testid="created-key-value"[^>]*value="([A-Za-z]+)"|value="([A-Za-z]{64})"/.exec(html);
+  const shownKey = (html: string) =>
+    /data-testid="created-key-value"[^>]*value="([A-Za-z]+)"|value="([A-Za-z]{64})"/.exec(html);
 
   it("create a personal key, show it once in the reply (never in a URL or cookie), and it works", async () => {
     const browser = await signedInBrowser(app, { name: "Page User" });
@@ -527,7 +529,12 @@ describe("the pages, without JavaScript", () => {
       data: {
         name: "Acme",
         slug: unique("pages"),
-        members: { create: [{ userId: owner.id, role: "owner" }, { userId: user.id, role: "member" }] },
+        members: {
+          create: [
+            { userId: owner.id, role: "owner" },
+            { userId: user.id, role: "member" },
+          ],
+        },
       },
     });
     const member = await browserFor(app, user);
@@ -565,8 +572,12 @@ describe("the pages, without JavaScript", () => {
     // A plain member has no such section.
     expect((await member.get(`/organizations/${org.slug}/api-keys`)).status).toBe(404);
     expect(
-      (await post(member, `/organizations/${org.slug}/api-keys`, [["intent", "delete-key"], ["keyId", row.id]]))
-        .status,
+      (
+        await post(member, `/organizations/${org.slug}/api-keys`, [
+          ["intent", "delete-key"],
+          ["keyId", row.id],
+        ])
+      ).status,
     ).toBe(404);
     expect(await app.prisma.apiKey.count({ where: { id: row.id } })).toBe(1);
   });
@@ -576,16 +587,37 @@ describe("the pages, without JavaScript", () => {
     const { id, key } = await serverKey(browser.id, {});
     const form = (fields: [string, string][]) => post(browser, "/ja/profile/api-keys", fields);
 
-    expect((await form([["intent", "rename-key"], ["keyId", id], ["name", "renamed"]])).status).toBe(302);
+    expect(
+      (
+        await form([
+          ["intent", "rename-key"],
+          ["keyId", id],
+          ["name", "renamed"],
+        ])
+      ).status,
+    ).toBe(302);
     expect((await app.prisma.apiKey.findUniqueOrThrow({ where: { id } })).name).toBe("renamed");
     expect(
-      (await form([["intent", "toggle-key"], ["keyId", id], ["enabled", "false"]])).headers.get("Location"),
+      (
+        await form([
+          ["intent", "toggle-key"],
+          ["keyId", id],
+          ["enabled", "false"],
+        ])
+      ).headers.get("Location"),
     ).toContain("/ja/profile/api-keys");
     expect(await sessionWith(key)).toMatchObject({ status: 401, body: { code: "KEY_DISABLED" } });
     expect(await browser.page("/ja/profile/api-keys")).toContain("無効");
-    await form([["intent", "toggle-key"], ["keyId", id], ["enabled", "true"]]);
+    await form([
+      ["intent", "toggle-key"],
+      ["keyId", id],
+      ["enabled", "true"],
+    ]);
     expect((await sessionWith(key)).status).toBe(200);
-    await form([["intent", "delete-key"], ["keyId", id]]);
+    await form([
+      ["intent", "delete-key"],
+      ["keyId", id],
+    ]);
     expect(await app.prisma.apiKey.count({ where: { id } })).toBe(0);
     expect(await sessionWith(key)).toMatchObject({ status: 401, body: { code: "INVALID_API_KEY" } });
   });
@@ -593,8 +625,15 @@ describe("the pages, without JavaScript", () => {
   it("a user's page forms cannot touch another user's key", async () => {
     const [alice, mallory] = await Promise.all([signedInBrowser(app), signedInBrowser(app)]);
     const { id } = await serverKey(alice.id, {});
-    await post(mallory, "/profile/api-keys", [["intent", "delete-key"], ["keyId", id]]);
-    await post(mallory, "/profile/api-keys", [["intent", "toggle-key"], ["keyId", id], ["enabled", "false"]]);
+    await post(mallory, "/profile/api-keys", [
+      ["intent", "delete-key"],
+      ["keyId", id],
+    ]);
+    await post(mallory, "/profile/api-keys", [
+      ["intent", "toggle-key"],
+      ["keyId", id],
+      ["enabled", "false"],
+    ]);
     expect(await app.prisma.apiKey.findUniqueOrThrow({ where: { id } })).toMatchObject({ enabled: true });
   });
 });

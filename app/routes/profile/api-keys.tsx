@@ -31,7 +31,10 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
 export const action = pageAction({
   auth: "required",
   intents: (intent) =>
-    keyIntents(intent, (_page, locale) => ({ organizationId: null, here: localizePath(settingsPath("apiKeys"), locale) })),
+    keyIntents(intent, (_page, locale) => ({
+      organizationId: null,
+      here: localizePath(settingsPath("apiKeys"), locale),
+    })),
 });
 
 export default function ApiKeysSettings({ loaderData }: Route.ComponentProps) {

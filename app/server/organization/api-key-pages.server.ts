@@ -24,7 +24,11 @@ import {
   createApiKey,
   deleteApiKey,
   getApiKey,
-  grantsHeld, KEY_PERMISSIONS, listApiKeys, updateApiKey } from "./api-keys.server";
+  grantsHeld,
+  KEY_PERMISSIONS,
+  listApiKeys,
+  updateApiKey,
+} from "./api-keys.server";
 import { organizationOfPage } from "./pages.server";
 import { can } from "./permissions.server";
 
