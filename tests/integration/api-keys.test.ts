@@ -365,6 +365,14 @@ describe("organization keys (configId org)", () => {
       { status: 403, code: "API_KEY_NOT_ALLOWED" },
     );
     expect((await keyed.client.organization.setActive({ organizationId: other.id })).error?.status).toBe(403);
+    const { slug } = await app.prisma.organization.findUniqueOrThrow({ where: { id: other.id } });
+    const full = await keyed.client.organization.getFullOrganization({ query: { organizationSlug: slug } });
+    expect(full.error).toMatchObject({ status: 403, code: "API_KEY_NOT_ALLOWED" });
+    // Nothing that spans the author's other organizations, or their own account.
+    expect((await keyed.client.organization.list()).error?.code).toBe("API_KEY_NOT_ALLOWED");
+    expect((await keyed.client.updateUser({ name: "Renamed by a key" })).error?.code).toBe("API_KEY_NOT_ALLOWED");
+    const own = await keyed.client.organization.getFullOrganization();
+    expect(own.data?.id).toBe(org.id);
 
     await app.prisma.member.deleteMany({ where: { organizationId: org.id, userId: org.admin.id } });
     expect(await sessionWith(data!.key)).toMatchObject({ status: 401, body: { code: "INVALID_API_KEY" } });

@@ -79,7 +79,7 @@ export function keyAllows(resource: string, actions: readonly string[]): boolean
 /**
  * What a request made with a key may not do, whatever its permissions: manage keys (a leaked
  * key must not mint others or lift its own limits), end or change how the account signs in,
- * or delete it, or use the admin plugin. An organization's key also stays in its organization.
+ * or delete it, or use the admin plugin.
  */
 const REFUSED_FOR_KEYS = [
   "/api-key/",
@@ -98,20 +98,45 @@ const REFUSED_FOR_KEYS = [
   "/scim/generate-token",
 ];
 
+/**
+ * An organization's key reaches only the routes that take their organization by id (checked
+ * against the key's below) or act on the active one (the key's): none that span the author's
+ * other organizations or their own account, and none addressed by another id (a team, an
+ * invitation, a connection), whose organization the gate cannot see.
+ */
+const ORGANIZATION_KEY_ROUTES = [
+  "/get-session",
+  "/organization/get-full-organization",
+  "/organization/update",
+  "/organization/delete",
+  "/organization/list-members",
+  "/organization/get-active-member",
+  "/organization/get-active-member-role",
+  "/organization/invite-member",
+  "/organization/list-invitations",
+  "/organization/update-member-role",
+  "/organization/remove-member",
+  "/organization/create-team",
+  "/organization/list-teams",
+  "/sso/register",
+];
+
+const matches = (path: string, listed: string) => (listed.endsWith("/") ? path.startsWith(listed) : path === listed);
+
+/** The gate for requests made with a key (the dispatcher calls it before every handler): 403 API_KEY_NOT_ALLOWED. */
 export function refuseForKey(path: string, body: unknown, query: unknown): void {
   const key = actingKey();
   if (!key) return;
-  if (REFUSED_FOR_KEYS.some((refused) => (refused.endsWith("/") ? path.startsWith(refused) : path === refused))) {
-    fail("API_KEY_NOT_ALLOWED");
-  }
+  if (REFUSED_FOR_KEYS.some((refused) => matches(path, refused))) fail("API_KEY_NOT_ALLOWED");
   if (!key.organizationId) return;
+  if (!ORGANIZATION_KEY_ROUTES.includes(path)) fail("API_KEY_NOT_ALLOWED");
   for (const source of [body, query]) {
     if (!source || typeof source !== "object") continue;
-    for (const field of ["organizationId", "referenceId"]) {
-      const named = (source as Record<string, unknown>)[field];
-      const value = Array.isArray(named) ? named[0] : named;
-      if (value !== undefined && value !== null && value !== key.organizationId) fail("API_KEY_NOT_ALLOWED");
-    }
+    const fields = source as Record<string, unknown>;
+    // A slug names an organization the gate would have to look up: the key's is the default anyway.
+    if (fields.organizationSlug !== undefined) fail("API_KEY_NOT_ALLOWED");
+    const named = Array.isArray(fields.organizationId) ? fields.organizationId[0] : fields.organizationId;
+    if (named !== undefined && named !== null && named !== key.organizationId) fail("API_KEY_NOT_ALLOWED");
   }
 }
 
