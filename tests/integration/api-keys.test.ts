@@ -630,6 +630,18 @@ describe("the pages, without JavaScript", () => {
     expect(await sessionWith(key)).toMatchObject({ status: 401, body: { code: "INVALID_API_KEY" } });
   });
 
+  it("the data download lists a user's keys by name and start, never the key or its hash", async () => {
+    const browser = await signedInBrowser(app);
+    const { key, id } = await serverKey(browser.id, {});
+    const text = await browser.page("/profile/data.json");
+    const row = await app.prisma.apiKey.findUniqueOrThrow({ where: { id } });
+    expect((JSON.parse(text) as { apiKeys: unknown[] }).apiKeys).toEqual([
+      expect.objectContaining({ id, name: "server", start: key.slice(0, 6), enabled: true }),
+    ]);
+    expect(text).not.toContain(key);
+    expect(text).not.toContain(row.keyHash);
+  });
+
   it("a user's page forms cannot touch another user's key", async () => {
     const [alice, mallory] = await Promise.all([signedInBrowser(app), signedInBrowser(app)]);
     const { id } = await serverKey(alice.id, {});
