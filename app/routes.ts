@@ -36,6 +36,7 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("security", "routes/profile/security.tsx"),
       route("sessions", "routes/profile/sessions.tsx"),
       route("data", "routes/profile/data.tsx"),
+      route("api-keys", "routes/profile/api-keys.tsx"),
     ]),
     route("profile/two-factor", "routes/profile/two-factor.tsx"),
     // "Download my data": a resource route, a plain link in the settings' data section.
@@ -82,6 +83,8 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       // download (a resource route).
       route("audit-log", "routes/organizations/workspace/audit-log.tsx"),
       route("audit-log.csv", "routes/organizations/workspace/audit-log-csv.ts"),
+      // The organization's API keys, for the roles that manage them.
+      route("api-keys", "routes/organizations/workspace/api-keys.tsx"),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

@@ -110,6 +110,7 @@ export const organizationSections = [
   "billing",
   "sso",
   "audit-log",
+  "api-keys",
 ] as const;
 export type OrganizationSection = (typeof organizationSections)[number];
 

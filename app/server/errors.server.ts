@@ -361,6 +361,36 @@ const entries = {
     message: "Single sign-on can only be required for an organization with a verified domain",
   },
 
+  // ---- API keys (@better-auth/api-key's codes, and the product's own limits) ----
+  INVALID_API_KEY: { status: 401, message: "Invalid API key." },
+  KEY_DISABLED: { status: 401, message: "API Key is disabled" },
+  KEY_EXPIRED: { status: 401, message: "API Key has expired" },
+  KEY_NOT_FOUND: { status: 404, message: "API Key not found" },
+  USAGE_EXCEEDED: { status: 429, message: "API Key has reached its usage limit" },
+  RATE_LIMITED: { status: 429, message: "Rate limit exceeded." },
+  SERVER_ONLY_PROPERTY: {
+    status: 400,
+    message: "The property you're trying to set can only be set from the server auth instance only.",
+  },
+  INVALID_NAME_LENGTH: { status: 400, message: "The name length is either too large or too small." },
+  INVALID_PREFIX_LENGTH: { status: 400, message: "The prefix length is either too large or too small." },
+  EXPIRES_IN_IS_TOO_SMALL: { status: 400, message: "The expiresIn is smaller than the predefined minimum value." },
+  EXPIRES_IN_IS_TOO_LARGE: { status: 400, message: "The expiresIn is larger than the predefined maximum value." },
+  NO_VALUES_TO_UPDATE: { status: 400, message: "No values to update." },
+  USER_NOT_MEMBER_OF_ORGANIZATION: {
+    status: 403,
+    message: "You are not a member of the organization that owns this API key.",
+  },
+  INSUFFICIENT_API_KEY_PERMISSIONS: {
+    status: 403,
+    message: "You do not have permission to perform this action on organization API keys.",
+  },
+  API_KEY_NOT_ALLOWED: { status: 403, message: "An API key cannot be used for this request." },
+  API_KEY_PERMISSIONS_TOO_BROAD: {
+    status: 403,
+    message: "An API key cannot have a permission its creator does not hold.",
+  },
+
   // ---- request safety ----
   MISSING_OR_NULL_ORIGIN: { status: 403, message: "Missing or null Origin" },
   INVALID_ORIGIN: { status: 403, message: "Invalid origin" },

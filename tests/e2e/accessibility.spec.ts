@@ -121,6 +121,10 @@ const PAGES: Record<string, Visit[]> = {
   ],
   "profile/sessions": [{ area: "user", url: "/profile/sessions", shows: heading }],
   "profile/data": [{ area: "user", url: "/profile/data", shows: heading }],
+  "profile/api-keys": [
+    { area: "user", url: "/profile/api-keys", shows: heading },
+    { area: "user", url: "/zh-CN/profile/api-keys", shows: heading },
+  ],
   "profile/two-factor": [
     { area: "user", url: "/profile/two-factor", shows: heading },
     // Switched on: the backup codes and trusted devices.
@@ -181,6 +185,10 @@ const PAGES: Record<string, Visit[]> = {
   "organizations/:slug/sso/:providerId/scim": [
     { area: "user", url: "/organizations/{slug}/sso/{providerId}/scim", shows: heading },
     { area: "user", url: "/ja/organizations/{slug}/sso/{providerId}/scim", shows: heading },
+  ],
+  "organizations/:slug/api-keys": [
+    { area: "user", url: "/organizations/{slug}/api-keys", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/api-keys", shows: heading },
   ],
   "organizations/:slug/sso": [
     { area: "user", url: "/organizations/{slug}/sso", shows: heading },

@@ -445,6 +445,10 @@ const EXCEPTIONS: Record<string, { allow: (probe: ApiProbe) => boolean; why: str
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
     why: "every field is optional: a fresh session without a password gets the emailed confirmation (as in better-auth, within freshAge)",
   },
+  "POST /api-key/create": {
+    allow: (p) => p.caller !== "guest" && EMPTY_CALL.test(p.label),
+    why: "every field is optional: a signed-in caller's bodiless call makes a personal key (as in better-auth)",
+  },
   "POST /organization/set-active": {
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
     why: "neither organizationId nor organizationSlug unsets the active organization and answers null (as in better-auth)",
@@ -468,6 +472,7 @@ const WRITES: Record<string, readonly string[]> = {
   "POST /revoke-other-sessions": ["Session", "AuditLog"],
   "POST /delete-user": ["Verification", "AuditLog"],
   "POST /organization/set-active": ["Session"],
+  "POST /api-key/create": ["ApiKey", "AuditLog"],
   "POST /organization/set-active-team": ["Session"],
   "POST /admin/ban-user": ["User", "Session", "AuditLog"],
 };
@@ -1540,6 +1545,20 @@ const FORM_ROUTES = (): FormRoute[] => [
     callers: ["guest", "user"],
     intents: ["generate-scim-token", "revoke-scim-token"],
     fields: ["tokenId"],
+  },
+  {
+    file: "routes/profile/api-keys.tsx",
+    path: () => "/profile/api-keys",
+    callers: ["guest", "user"],
+    intents: ["create-key", "rename-key", "toggle-key", "delete-key"],
+    fields: ["name", "expiry", "permission", "budget", "refill", "rateLimit", "rateWindow", "keyId", "enabled"],
+  },
+  {
+    file: "routes/organizations/workspace/api-keys.tsx",
+    path: () => `/organizations/${org.slug}/api-keys`,
+    callers: ["guest", "user"],
+    intents: ["create-key", "rename-key", "toggle-key", "delete-key"],
+    fields: ["name", "expiry", "permission", "budget", "refill", "rateLimit", "rateWindow", "keyId", "enabled"],
   },
   {
     file: "routes/invitations/invitation.tsx",

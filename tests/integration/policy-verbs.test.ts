@@ -33,6 +33,8 @@ const loadModules = async () => ({
   ssoConnections: await import("~/server/sso/connections.server"),
   ssoDomains: await import("~/server/sso/domains.server"),
   ssoSignIn: await import("~/server/sso/sign-in.server"),
+  apiKeys: await import("~/server/organization/api-keys.server"),
+  apiKeyStore: await import("~/server/auth/api-keys.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -53,6 +55,8 @@ interface World {
   /** The wire name of the organization's SSO connection, and a SCIM token of it. */
   providerId: string;
   scimTokenId: string;
+  /** An organization key the owner made. */
+  apiKeyId: string;
 }
 
 /** Who calls (the call passes them), the code of the refusal, and the call. */
@@ -590,6 +594,53 @@ const MODULES: {
       clearSsoStateCookie: "a Set-Cookie line",
     },
   },
+
+  // A personal key is its user's alone; an organization's keys need apiKey: manage there.
+  apiKeys: {
+    checked: {
+      createApiKey: [
+        "a plain member",
+        "INSUFFICIENT_API_KEY_PERMISSIONS",
+        (m, w) => m.apiKeys.createApiKey(w.member, { configId: "org", organizationId: w.organizationId }, meta),
+      ],
+      listApiKeys: [
+        "an outsider",
+        "USER_NOT_MEMBER_OF_ORGANIZATION",
+        (m, w) => m.apiKeys.listApiKeys(w.outsider, { organizationId: w.organizationId }),
+      ],
+      getApiKey: ["a plain member", "KEY_NOT_FOUND", (m, w) => m.apiKeys.getApiKey(w.member, { keyId: w.apiKeyId })],
+      updateApiKey: [
+        "an outsider",
+        "KEY_NOT_FOUND",
+        (m, w) => m.apiKeys.updateApiKey(w.outsider, { keyId: w.apiKeyId, enabled: false }, meta),
+      ],
+      deleteApiKey: [
+        "a plain member",
+        "KEY_NOT_FOUND",
+        (m, w) => m.apiKeys.deleteApiKey(w.member, { keyId: w.apiKeyId }, meta),
+      ],
+    },
+    noCallerCheck: {
+      grantsHeld: "reads what a user holds, to cap the permissions they give a key",
+    },
+  },
+
+  // Key storage and the session gate: the verbs above check the caller before they store.
+  apiKeyStore: {
+    checked: {},
+    noCallerCheck: {
+      withKeyScope: "opens the per-request scope",
+      actingKey: "reads the per-request scope",
+      keyAllows: "answers what the request's key allows",
+      refuseForKey: "the gate itself: refuses what a key may not do",
+      apiKeyOut: "shapes a row",
+      storeApiKey: "stores a key for a verb that has checked its caller",
+      auditKey: "writes an audit row",
+      apiKeyFrom: "reads a header",
+      sessionForKey: "the key is the credential: it is verified here",
+      requestSession: "the session gate: the cookie or the key is the credential",
+    },
+  },
 };
 
 let db: TestDatabase;
@@ -643,7 +694,17 @@ beforeAll(async () => {
   const scimToken = await prisma.scimToken.create({
     data: { providerId: provider.id, organizationId: organization.id, tokenHash: "0".repeat(64), start: "scim_policy" },
   });
+  const apiKey = await prisma.apiKey.create({
+    data: {
+      configId: "org",
+      keyHash: "1".repeat(64),
+      start: "policy",
+      userId: owner!.user.id,
+      organizationId: organization.id,
+    },
+  });
   world = {
+    apiKeyId: apiKey.id,
     member: plain!,
     outsider: outside!,
     user: notAdmin!,

@@ -5,9 +5,11 @@
  * allow. A member's role is a comma-separated list ("admin,member"); a member may do what
  * any of their roles may. The table is better-auth's organization plugin's default (owner:
  * everything; admin: everything but deleting the organization; member: nothing), so its
- * clients see the same refusals, plus `billing: manage`, `sso: manage` and `auditLog: read` for
- * owners and admins.
+ * clients see the same refusals, plus `billing: manage`, `sso: manage`, `auditLog: read` and
+ * `apiKey: manage` for owners and admins.
  */
+import { keyAllows } from "~/server/auth/api-keys.server";
+
 export const ORGANIZATION_ROLES = ["owner", "admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 
@@ -22,6 +24,8 @@ export const PERMISSIONS = {
   sso: ["manage"],
   // The organization's own audit log (its events: who, what, when, from where) and its CSV export.
   auditLog: ["read"],
+  // The organization's API keys (docs/decisions/0027).
+  apiKey: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 
@@ -39,6 +43,7 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     billing: ["manage"],
     sso: ["manage"],
     auditLog: ["read"],
+    apiKey: ["manage"],
   },
   member: {},
 };
@@ -71,6 +76,8 @@ export function grantsOf(role: string): Grants {
  * better-auth decides it). For a single action this is what `grantsOf(role)` lists.
  */
 export function can(role: string, resource: Resource, actions: readonly string[]): boolean {
+  // A request made with a restricted API key may do only what both the key and the role allow.
+  if (!keyAllows(resource, actions)) return false;
   return rolesOf(role).some((name) => {
     const granted: readonly string[] = grantsOf(name)[resource] ?? [];
     return actions.every((action) => granted.includes(action));

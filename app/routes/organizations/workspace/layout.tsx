@@ -32,6 +32,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     sso: can(caller.role, "sso", ["manage"]),
     // The audit log is for the roles that may read it (owners and admins).
     auditLog: can(caller.role, "auditLog", ["read"]),
+    // The organization's API keys are for the roles that manage them (owners and admins).
+    apiKeys: can(caller.role, "apiKey", ["manage"]),
   };
 }
 
@@ -50,6 +52,7 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("billing"), label: t("nav.billing") },
     ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
     ...(loaderData.auditLog ? [{ to: path("audit-log"), label: t("nav.auditLog") }] : []),
+    ...(loaderData.apiKeys ? [{ to: path("api-keys"), label: t("nav.apiKeys") }] : []),
   ];
   return (
     <div className="flex flex-col">
