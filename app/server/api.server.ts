@@ -26,6 +26,7 @@ import { preferredLocale } from "~/server/i18n.server";
 import type { Endpoint } from "./endpoint.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
+import { endpoints as roleEndpoints } from "./organization/api/roles.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
 import { endpoints as ssoProviderEndpoints } from "./sso/api/providers.server";
 import { endpoints as samlEndpoints } from "./sso/api/saml.server";
@@ -61,6 +62,7 @@ const endpoints = [
   ...organizationEndpoints,
   ...invitationEndpoints,
   ...teamEndpoints,
+  ...roleEndpoints,
   ...ssoProviderEndpoints,
   ...samlEndpoints,
   ...billingEndpoints,

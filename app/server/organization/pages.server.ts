@@ -13,7 +13,15 @@ import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
 import { can } from "./permissions.server";
-import { checkSlug, memberUser, membershipOf, organizationOut, setActiveOrganization } from "./organizations.server";
+import {
+  callerOf,
+  checkSlug,
+  memberUser,
+  membershipOf,
+  organizationOut,
+  roleTableOf,
+  setActiveOrganization,
+} from "./organizations.server";
 
 /** How many members the organization page lists at once. */
 const MEMBERS_PAGE_SIZE = 50;
@@ -31,9 +39,9 @@ export function organizationT(context: Readonly<RouterContextProvider>) {
  */
 export async function organizationOfPage(url: URL, auth: AuthSession, slug: string) {
   const organization = await prisma.organization.findUnique({ where: { slug } });
-  const caller = organization && (await membershipOf(auth.user.id, organization.id));
-  if (!organization || !caller) notFound(url.pathname);
-  return { organization: organizationOut(organization), caller };
+  const member = organization && (await membershipOf(auth.user.id, organization.id));
+  if (!organization || !member) notFound(url.pathname);
+  return { organization: organizationOut(organization), caller: await callerOf(member) };
 }
 
 /**
@@ -236,17 +244,18 @@ export async function shellOf(auth: AuthSession) {
     select: { role: true, organization: { select: { id: true, name: true, slug: true } } },
     orderBy: { organization: { createdAt: "asc" } },
   });
-  const active = memberships.find(({ organization }) => organization.id === activeOrganizationId);
+  const membership = memberships.find(({ organization }) => organization.id === activeOrganizationId);
+  const active = membership && { role: membership.role, roleTable: await roleTableOf(membership.organization.id) };
   return {
     organizations: memberships.map(({ organization }) => organization),
     activeOrganizationId,
     // The invitations section is for the roles that send or withdraw invitations.
     mayInvite: active
-      ? can(active.role, "invitation", ["create"]) || can(active.role, "invitation", ["cancel"])
+      ? can(active, "invitation", ["create"]) || can(active, "invitation", ["cancel"])
       : false,
     // The single sign-on section is for the roles that manage it.
-    mayManageSso: active ? can(active.role, "sso", ["manage"]) : false,
+    mayManageSso: active ? can(active, "sso", ["manage"]) : false,
     // The audit log is for the roles that may read it.
-    mayReadAuditLog: active ? can(active.role, "auditLog", ["read"]) : false,
+    mayReadAuditLog: active ? can(active, "auditLog", ["read"]) : false,
   };
 }

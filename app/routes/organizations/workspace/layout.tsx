@@ -27,11 +27,11 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     role: caller.role,
     active: auth.session.activeOrganizationId === organization.id,
     // The invitations are for the roles that send or withdraw them; the others see no tab.
-    invitations: can(caller.role, "invitation", ["create"]) || can(caller.role, "invitation", ["cancel"]),
+    invitations: can(caller, "invitation", ["create"]) || can(caller, "invitation", ["cancel"]),
     // Single sign-on is for the roles that manage it (owners and admins).
-    sso: can(caller.role, "sso", ["manage"]),
+    sso: can(caller, "sso", ["manage"]),
     // The audit log is for the roles that may read it (owners and admins).
-    auditLog: can(caller.role, "auditLog", ["read"]),
+    auditLog: can(caller, "auditLog", ["read"]),
   };
 }
 
