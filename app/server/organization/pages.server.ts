@@ -250,9 +250,7 @@ export async function shellOf(auth: AuthSession) {
     organizations: memberships.map(({ organization }) => organization),
     activeOrganizationId,
     // The invitations section is for the roles that send or withdraw invitations.
-    mayInvite: active
-      ? can(active, "invitation", ["create"]) || can(active, "invitation", ["cancel"])
-      : false,
+    mayInvite: active ? can(active, "invitation", ["create"]) || can(active, "invitation", ["cancel"]) : false,
     // The single sign-on section is for the roles that manage it.
     mayManageSso: active ? can(active, "sso", ["manage"]) : false,
     // The audit log is for the roles that may read it.

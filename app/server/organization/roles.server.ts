@@ -9,7 +9,13 @@ import { z } from "zod";
 import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { fail } from "~/server/errors.server";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
-import { auditOrganization, callerOf, membershipOf, requireMembership, requirePermission } from "./organizations.server";
+import {
+  auditOrganization,
+  callerOf,
+  membershipOf,
+  requireMembership,
+  requirePermission,
+} from "./organizations.server";
 import { allows, holds, isKnownPermission, knownGrants, ORGANIZATION_ROLES, type Grants } from "./permissions.server";
 
 // ---- input schemas ----
@@ -114,7 +120,10 @@ function checkPermission(
 /** Refuses a built-in name or one another role of the organization has. */
 async function checkNameFree(organizationId: string, name: string, except?: string) {
   if (isBuiltIn(name)) fail("ROLE_NAME_IS_ALREADY_TAKEN");
-  const holder = await prisma.organizationRole.findFirst({ where: { organizationId, role: name }, select: { id: true } });
+  const holder = await prisma.organizationRole.findFirst({
+    where: { organizationId, role: name },
+    select: { id: true },
+  });
   if (holder && holder.id !== except) fail("ROLE_NAME_IS_ALREADY_TAKEN");
 }
 
