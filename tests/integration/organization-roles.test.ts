@@ -14,6 +14,7 @@ import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { browserFor } from "./helpers/browser";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
+import { BROWSER_UA } from "./helpers/http";
 
 const SECRET = "organization-roles-test-secret-0123456789abc";
 
@@ -60,6 +61,21 @@ async function memberWith(organizationId: string, role: string, name = "holder")
   const row = await app.prisma.member.create({ data: { organizationId, userId: p.id, role } });
   expect((await p.api.setActive({ organizationId })).error).toBeNull();
   return { ...p, memberId: row.id };
+}
+
+/** A form post with repeated keys (a grid of checkboxes), as a browser sends it. */
+function postPairs(browser: { jar: Map<string, string> }, path: string, pairs: [string, string][]) {
+  return fetch(new URL(path, app.base), {
+    method: "POST",
+    body: new URLSearchParams(pairs),
+    redirect: "manual",
+    headers: {
+      "Content-Type": "application/x-www-form-urlencoded",
+      Origin: app.base,
+      "User-Agent": BROWSER_UA,
+      Cookie: [...browser.jar].map(([key, value]) => `${key}=${value}`).join("; "),
+    },
+  });
 }
 
 const refusal = (res: { error: { status: number; code?: string } | null }) => [res.error?.status, res.error?.code];
@@ -453,5 +469,97 @@ describe("a member with custom roles", () => {
       error: null,
       success: true,
     });
+  });
+});
+
+describe("the roles section, without JavaScript", () => {
+  it("lets an owner create, edit and delete a role; a role still assigned is refused with a message", async () => {
+    const org = await organization();
+    const owner = await browserFor(app, org.owner);
+    const roles = `/organizations/${org.slug}/roles`;
+    const page = await owner.page(roles);
+    expect(page).toContain('value="create-role"');
+    expect(page).toContain('value="organization:delete"');
+
+    const created = await owner.post(roles, {
+      intent: "create-role",
+      name: "Recruiter",
+      permission: "invitation:create",
+    });
+    expect(created.status).toBe(302);
+    const row = await app.prisma.organizationRole.findFirstOrThrow({ where: { organizationId: org.id } });
+    expect([row.role, JSON.parse(row.permission)]).toEqual(["recruiter", { invitation: ["create"] }]);
+    expect(await owner.page(roles)).toContain('data-role-name="recruiter"');
+
+    // A taken name is refused next to the field, in the page's language.
+    const taken = await owner.post(`/fr${roles}`, { intent: "create-role", name: "recruiter" });
+    expect(taken.status).toBe(400);
+    expect(await taken.text()).toContain("Un rôle porte déjà ce nom");
+
+    const edit = `${roles}/${row.id}`;
+    expect(await owner.page(edit)).toMatch(/<input id="permission-invitation-create"[^>]* checked=""/);
+    const saved = await postPairs(owner, edit, [
+      ["intent", "update-role"],
+      ["name", "Recruiter"],
+      ["permission", "invitation:create"],
+      ["permission", "invitation:cancel"],
+    ]);
+    expect(saved.status).toBe(302);
+    expect(
+      JSON.parse((await app.prisma.organizationRole.findUniqueOrThrow({ where: { id: row.id } })).permission),
+    ).toEqual({
+      invitation: ["create", "cancel"],
+    });
+
+    const member = await app.prisma.member.findFirstOrThrow({
+      where: { organizationId: org.id, userId: org.member.id },
+    });
+    await app.prisma.member.update({ where: { id: member.id }, data: { role: "recruiter" } });
+    const dialog = await owner.page(`/ja${roles}/${row.id}/delete`);
+    expect(dialog).toContain("このロールを持つメンバーは 1 人です。");
+    const refused = await owner.post(`/ja${roles}/${row.id}/delete`, { intent: "delete-role" });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain("このロールはまだメンバーまたは保留中の招待に割り当てられています");
+    await app.prisma.member.update({ where: { id: member.id }, data: { role: "member" } });
+    expect((await owner.post(`${roles}/${row.id}/delete`, { intent: "delete-role" })).status).toBe(302);
+    expect(await app.prisma.organizationRole.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+
+  it("offers custom roles in the members' and invitations' role selects, only those the caller may give", async () => {
+    const org = await organization();
+    await org.owner.api.createRole({ role: "recruiter", permission: { invitation: ["create"] } });
+    await org.owner.api.createRole({ role: "mighty", permission: { organization: ["delete"] } });
+    const admin = await browserFor(app, org.admin);
+    const members = await admin.page(`/organizations/${org.slug}/members`);
+    expect(members).toContain('<option value="recruiter">recruiter</option>');
+    expect(members).not.toContain('<option value="mighty">');
+    const invitations = await admin.page(`/organizations/${org.slug}/invitations`);
+    expect(invitations).toContain('value="recruiter"');
+    expect(invitations).not.toContain('value="mighty"');
+    // The admin sees the role above them read-only.
+    const mighty = await app.prisma.organizationRole.findFirstOrThrow({
+      where: { organizationId: org.id, role: "mighty" },
+    });
+    const page = await admin.page(`/organizations/${org.slug}/roles/${mighty.id}`);
+    expect(page).not.toContain('value="update-role"');
+    expect(
+      (await admin.post(`/organizations/${org.slug}/roles/${mighty.id}`, { intent: "update-role", name: "tamed" }))
+        .status,
+    ).toBe(403);
+  });
+
+  it("is found only by members whose roles may read roles; the tab shows by the same rule", async () => {
+    const org = await organization();
+    const roles = `/organizations/${org.slug}/roles`;
+    const member = await browserFor(app, org.member);
+    expect((await member.get(roles)).status).toBe(404);
+    expect(await member.page(`/organizations/${org.slug}`)).not.toContain(`href="${roles}"`);
+    await org.owner.api.createRole({ role: "role-reader", permission: { ac: ["read"] } });
+    const reader = await memberWith(org.id, "role-reader", "reader");
+    const browser = await browserFor(app, reader);
+    expect(await browser.page(`/organizations/${org.slug}`)).toContain(`href="${roles}"`);
+    const page = await browser.page(roles);
+    expect(page).not.toContain('value="create-role"');
+    expect((await browser.post(roles, { intent: "create-role", name: "sneaky" })).status).toBe(403);
   });
 });

@@ -12,7 +12,8 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
-import { can } from "./permissions.server";
+import { can, holds } from "./permissions.server";
+import { listRoles } from "./roles.server";
 import {
   callerOf,
   checkSlug,
@@ -256,4 +257,35 @@ export async function shellOf(auth: AuthSession) {
     // The audit log is for the roles that may read it.
     mayReadAuditLog: active ? can(active, "auditLog", ["read"]) : false,
   };
+}
+
+/** Whether `name` is one of the roles of the comma-separated `role`. */
+const hasRole = (role: string, name: string) => role.split(",").some((part) => part.trim() === name);
+
+/** The organization's custom roles for its roles section (the caller may read them), with how many members have each. */
+export async function rolesOfPage(auth: AuthSession, organizationId: string) {
+  const [roles, members] = await Promise.all([
+    listRoles(auth, organizationId),
+    prisma.member.findMany({ where: { organizationId }, select: { role: true } }),
+  ]);
+  return roles.map(({ id, role, permission }) => ({
+    id,
+    role,
+    permission,
+    memberCount: members.filter((member) => hasRole(member.role, role)).length,
+  }));
+}
+
+/**
+ * The organization of the URL and its custom role `roleId`, for a caller who may read its
+ * roles; a 404 to everyone else and for another organization's role. `editable` when the
+ * caller may change roles and holds all the role grants (no one trims a role above them).
+ */
+export async function roleOfPage(url: URL, auth: AuthSession, slug: string, roleId: string) {
+  const { organization, caller } = await organizationOfPage(url, auth, slug);
+  if (!can(caller, "ac", ["read"])) notFound(url.pathname);
+  const role = (await rolesOfPage(auth, organization.id)).find((row) => row.id === roleId);
+  if (!role) notFound(url.pathname);
+  const editable = can(caller, "ac", ["update"]) && holds(caller, role.permission);
+  return { organization, caller, role, editable };
 }

@@ -8,6 +8,7 @@
 import { z } from "zod";
 import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { fail } from "~/server/errors.server";
+import { ROLE_NAME_MAX, ROLE_NAME_PATTERN } from "~/lib/organization-forms";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import {
   auditOrganization,
@@ -23,17 +24,10 @@ import { allows, holds, isKnownPermission, knownGrants, ORGANIZATION_ROLES, type
 /** What a role grants, as the client sends it: resource → actions. */
 export const permissionInput = z.record(z.string(), z.array(z.string()));
 
-/**
- * A role's name: stored lower-cased, as better-auth does. A comma would split it in a
- * member's role string ("admin,member"), so none; nor control characters.
- */
-export const roleNameInput = z
-  .string()
-  .trim()
-  .min(1)
-  .max(50)
-  .regex(/^[^,\p{Cc}]+$/u)
-  .transform((name) => name.toLowerCase());
+/** A role's name (see ROLE_NAME_PATTERN); the verbs store it lower-cased, as better-auth does. */
+export const roleNameInput = z.string().trim().min(1).max(ROLE_NAME_MAX).regex(ROLE_NAME_PATTERN);
+
+const normalized = (name: string) => name.trim().toLowerCase();
 
 export const createRoleInput = z.object({
   organizationId: z.string().optional(),
@@ -133,11 +127,12 @@ export async function createRole(auth: AuthSession, input: z.infer<typeof create
   requirePermission(caller, "ac", ["create"], "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE");
   const grants = checkPermission(caller, input.permission, "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE");
   const { organizationId } = caller;
-  await checkNameFree(organizationId, input.role);
+  const name = normalized(input.role);
+  await checkNameFree(organizationId, name);
   let row;
   try {
     row = await prisma.organizationRole.create({
-      data: { organizationId, role: input.role, permission: JSON.stringify(grants) },
+      data: { organizationId, role: name, permission: JSON.stringify(grants) },
     });
   } catch (error) {
     // Two creations of one name at once: the unique index decides.
@@ -178,7 +173,7 @@ export async function updateRole(auth: AuthSession, input: z.infer<typeof update
   const grants = input.data.permission
     ? checkPermission(caller, input.data.permission, "YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE")
     : current.permission;
-  const name = input.data.roleName ?? existing.role;
+  const name = input.data.roleName ? normalized(input.data.roleName) : existing.role;
   if (name !== existing.role) await checkNameFree(organizationId, name, existing.id);
   let row;
   try {

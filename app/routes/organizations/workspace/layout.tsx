@@ -32,6 +32,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     sso: can(caller, "sso", ["manage"]),
     // The audit log is for the roles that may read it (owners and admins).
     auditLog: can(caller, "auditLog", ["read"]),
+    // The custom roles are for the roles that may read them (owners and admins, or a role granted ac: read).
+    roles: can(caller, "ac", ["read"]),
   };
 }
 
@@ -49,6 +51,7 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("settings"), label: t("nav.settings") },
     { to: path("billing"), label: t("nav.billing") },
     ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
+    ...(loaderData.roles ? [{ to: path("roles"), label: t("nav.roles") }] : []),
     ...(loaderData.auditLog ? [{ to: path("audit-log"), label: t("nav.auditLog") }] : []),
   ];
   return (
