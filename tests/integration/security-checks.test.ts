@@ -156,6 +156,9 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       },
     });
 
+    const role = await app.prisma.organizationRole.create({
+      data: { organizationId: orgId, role: "checker", permission: JSON.stringify({ team: ["create"] }) },
+    });
     const provider = await app.prisma.ssoProvider.create({
       data: {
         providerId: unique("checks-idp"),
@@ -232,6 +235,9 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
         `/ja/organizations/${slug}/audit-log?category=organization`,
         "routes/organizations/workspace/audit-log.tsx",
       ],
+      ["admin", `/zh-CN/organizations/${slug}/roles`, "routes/organizations/workspace/roles.tsx"],
+      ["admin", `/organizations/${slug}/roles/${role.id}`, "routes/organizations/workspace/role.tsx"],
+      ["admin", `/fr/organizations/${slug}/roles/${role.id}/delete`, "routes/organizations/workspace/role-delete.tsx"],
       ["admin", `/organizations/${slug}/members/${memberRow.id}/remove`, "routes/organizations/remove-member.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}`, "routes/organizations/team.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}/remove`, "routes/organizations/remove-team.tsx"],
