@@ -42,9 +42,7 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     team: { id: team.id, name: team.name },
     members: team.members,
-    add: can(caller, "member", ["update"])
-      ? { query, ...(await teamCandidates(organization.id, team, query)) }
-      : null,
+    add: can(caller, "member", ["update"]) ? { query, ...(await teamCandidates(organization.id, team, query)) } : null,
     grants: grantsOf(caller),
   };
 }
