@@ -144,6 +144,7 @@ const MODULES: {
       requirePermission: "the permission check itself",
       roleTableOf: "reads the roles the checks decide with",
       callerOf: "attaches those roles to a membership already found",
+      storedGrants: "reads a stored role's grants",
       auditOrganization: "writes the audit row of a verb that has checked",
       createOrganization:
         "any user may create one, within ORGANIZATION_CREATION and ORGANIZATION_LIMIT; they become its owner",

@@ -89,9 +89,12 @@ export async function roleTableOf(
   db: Prisma.TransactionClient | typeof prisma = prisma,
 ): Promise<RoleTable> {
   const rows = await db.organizationRole.findMany({ where: { organizationId }, orderBy: { role: "asc" } });
-  return roleTableWith(
-    rows.map((row) => ({ role: row.role, grants: knownGrants(storedPermission.parse(parseJson(row.permission))) })),
-  );
+  return roleTableWith(rows.map((row) => ({ role: row.role, grants: storedGrants(row.permission) })));
+}
+
+/** The grants of a custom role's stored permission (JSON), within the permission table. */
+export function storedGrants(text: string) {
+  return knownGrants(storedPermission.parse(parseJson(text)));
 }
 
 function parseJson(text: string): unknown {

@@ -16,6 +16,7 @@ import {
   membershipOf,
   requireMembership,
   requirePermission,
+  storedGrants,
 } from "./organizations.server";
 import { allows, holds, isKnownPermission, knownGrants, ORGANIZATION_ROLES, type Grants } from "./permissions.server";
 
@@ -59,7 +60,7 @@ type RoleRow = Prisma.OrganizationRoleGetPayload<object>;
 
 /** A role as the API returns it: its permission as an object. */
 function roleOut(row: RoleRow) {
-  return { ...row, permission: knownGrants(permissionInput.catch({}).parse(JSON.parse(row.permission))) };
+  return { ...row, permission: storedGrants(row.permission) };
 }
 
 const isBuiltIn = (name: string) => (ORGANIZATION_ROLES as readonly string[]).includes(name);
