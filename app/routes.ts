@@ -81,6 +81,10 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       ]),
       // Who did what in the organization, for the roles that may read it; and the same as a
       // download (a resource route).
+      route("roles", "routes/organizations/workspace/roles.tsx", [
+        route(":roleId/delete", "routes/organizations/workspace/role-delete.tsx"),
+      ]),
+      route("roles/:roleId", "routes/organizations/workspace/role.tsx"),
       route("audit-log", "routes/organizations/workspace/audit-log.tsx"),
       route("audit-log.csv", "routes/organizations/workspace/audit-log-csv.ts"),
       // The organization's API keys, for the roles that manage them.

@@ -28,6 +28,7 @@ import type { Endpoint } from "./endpoint.server";
 import { endpoints as apiKeyEndpoints } from "./organization/api/api-keys.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
+import { endpoints as roleEndpoints } from "./organization/api/roles.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
 import { endpoints as ssoProviderEndpoints } from "./sso/api/providers.server";
 import { endpoints as samlEndpoints } from "./sso/api/saml.server";
@@ -64,6 +65,7 @@ const endpoints = [
   ...invitationEndpoints,
   ...teamEndpoints,
   ...apiKeyEndpoints,
+  ...roleEndpoints,
   ...ssoProviderEndpoints,
   ...samlEndpoints,
   ...billingEndpoints,

@@ -266,6 +266,21 @@ const entries = {
   },
   YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
+  // ---- organizations: custom roles (better-auth's dynamic access control) ----
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE: { status: 403, message: "You are not allowed to create a role" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE: { status: 403, message: "You are not allowed to update a role" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE: { status: 403, message: "You are not allowed to delete a role" },
+  YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE: { status: 403, message: "You are not allowed to read a role" },
+  YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE: { status: 403, message: "You are not allowed to list a role" },
+  // A resource, or (beyond better-auth, which stores them) an action, outside the permission table.
+  INVALID_RESOURCE: { status: 400, message: "The provided permission includes an invalid resource" },
+  ROLE_NAME_IS_ALREADY_TAKEN: { status: 400, message: "That role name is already taken" },
+  CANNOT_DELETE_A_PRE_DEFINED_ROLE: { status: 400, message: "Cannot delete a pre-defined role" },
+  ROLE_IS_ASSIGNED_TO_MEMBERS: {
+    status: 400,
+    message: "Cannot delete a role that is assigned to members. Please reassign the members to a different role first",
+  },
+
   // ---- organizations: the audit log (beyond better-auth: auditLog: read) ----
   YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG: {
     status: 403,

@@ -205,6 +205,17 @@ const PAGES: Record<string, Visit[]> = {
   "organizations/:slug/sso/:providerId/remove": [
     { area: "user", url: "/organizations/{slug}/sso/{providerId}/remove", shows: dialog },
   ],
+  "organizations/:slug/roles": [
+    { area: "user", url: "/organizations/{slug}/roles", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/roles", shows: heading },
+  ],
+  "organizations/:slug/roles/:roleId": [
+    { area: "user", url: "/organizations/{slug}/roles/{roleId}", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}/roles/{roleId}", shows: heading },
+  ],
+  "organizations/:slug/roles/:roleId/delete": [
+    { area: "user", url: "/organizations/{slug}/roles/{roleId}/delete", shows: dialog },
+  ],
   "organizations/:slug/members/:memberId/remove": [
     { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
   ],
@@ -432,6 +443,11 @@ test.describe("axe, light and dark", () => {
       role: "member",
       organizationId: organization.id,
     });
+    const role = await api<{ roleData: { id: string } }>(page, "/organization/create-role", {
+      role: "reviewer",
+      permission: { auditLog: ["read"], team: ["create", "update"] },
+      organizationId: organization.id,
+    });
 
     // A subscription of one's own, through the checkout and the provider's stand-in.
     await page.goto("/checkout?plan=pro&interval=monthly");
@@ -447,6 +463,7 @@ test.describe("axe, light and dark", () => {
       teamId: team.id,
       invitationId: invitation.id,
       providerId: provider.providerId,
+      roleId: role.roleData.id,
     };
     const problems = await auditArea(page, "user", ids);
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));

@@ -61,6 +61,7 @@ let member: { id: string };
 let invitation: { id: string };
 /** An identity provider (SSO connection) of `org`: its pages and its SCIM page. */
 let provider: { providerId: string };
+let role: { id: string };
 let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -740,6 +741,9 @@ beforeAll(async () => {
   org = { id: created.id, slug: created.slug };
   member = created.members.find((row) => row.userId === other.id)!;
   team = await prisma.team.create({ data: { name: "Hostile Team", organizationId: org.id } });
+  role = await prisma.organizationRole.create({
+    data: { organizationId: org.id, role: "hostile", permission: JSON.stringify({ team: ["create"] }) },
+  });
   invitation = await prisma.invitation.create({
     data: {
       organizationId: org.id,
@@ -1498,6 +1502,28 @@ const FORM_ROUTES = (): FormRoute[] => [
     path: () => `/organizations/${org.slug}/sso/${provider.providerId}/remove`,
     callers: ["guest", "user"],
     intents: ["remove-provider"],
+    fields: [],
+    intentOnly: true,
+  },
+  {
+    file: "routes/organizations/workspace/roles.tsx",
+    path: () => `/organizations/${org.slug}/roles`,
+    callers: ["guest", "user"],
+    intents: ["create-role"],
+    fields: ["name", "permission"],
+  },
+  {
+    file: "routes/organizations/workspace/role.tsx",
+    path: () => `/organizations/${org.slug}/roles/${role.id}`,
+    callers: ["guest", "user"],
+    intents: ["update-role"],
+    fields: ["name", "permission"],
+  },
+  {
+    file: "routes/organizations/workspace/role-delete.tsx",
+    path: () => `/organizations/${org.slug}/roles/${role.id}/delete`,
+    callers: ["guest", "user"],
+    intents: ["delete-role"],
     fields: [],
     intentOnly: true,
   },

@@ -19,6 +19,7 @@ const loadModules = async () => ({
   organizations: await import("~/server/organization/organizations.server"),
   invitations: await import("~/server/organization/invitations.server"),
   teams: await import("~/server/organization/teams.server"),
+  roles: await import("~/server/organization/roles.server"),
   organizationAuditLog: await import("~/server/organization/audit-log.server"),
   billing: await import("~/server/billing/billing.server"),
   adminUsers: await import("~/server/admin/users.server"),
@@ -145,6 +146,9 @@ const MODULES: {
       ownerCount: "a count the last-owner rule and the pages read",
       requireMembership: "the membership check itself",
       requirePermission: "the permission check itself",
+      roleTableOf: "reads the roles the checks decide with",
+      callerOf: "attaches those roles to a membership already found",
+      storedGrants: "reads a stored role's grants",
       auditOrganization: "writes the audit row of a verb that has checked",
       createOrganization:
         "any user may create one, within ORGANIZATION_CREATION and ORGANIZATION_LIMIT; they become its owner",
@@ -198,6 +202,49 @@ const MODULES: {
       invitedAddress: "the invitation's id is the secret of its own link; its holder already has the address",
       listUserInvitations: "only the invitations addressed to the caller",
     },
+  },
+
+  roles: {
+    checked: {
+      createRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE",
+        (m, w) =>
+          m.roles.createRole(w.member, { role: "helper", permission: {}, organizationId: w.organizationId }, meta),
+      ],
+      listRoles: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE",
+        (m, w) => m.roles.listRoles(w.member, w.organizationId),
+      ],
+      getRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE",
+        (m, w) => m.roles.getRole(w.member, { roleName: "helper", organizationId: w.organizationId }),
+      ],
+      updateRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE",
+        (m, w) =>
+          m.roles.updateRole(
+            w.member,
+            { roleName: "helper", organizationId: w.organizationId, data: { permission: {} } },
+            meta,
+          ),
+      ],
+      deleteRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE",
+        (m, w) => m.roles.deleteRole(w.member, { roleName: "helper", organizationId: w.organizationId }, meta),
+      ],
+      hasPermission: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) =>
+          m.roles.hasPermission(w.outsider, { permissions: { team: ["create"] }, organizationId: w.organizationId }),
+      ],
+    },
+    noCallerCheck: {},
   },
 
   teams: {
@@ -631,7 +678,7 @@ const MODULES: {
     noCallerCheck: {
       withKeyScope: "opens the per-request scope",
       actingKey: "reads the per-request scope",
-      keyAllows: "answers what the request's key allows",
+      keyPermissions: "answers what the request's key allows",
       refuseForKey: "the gate itself: refuses what a key may not do",
       apiKeyOut: "shapes a row",
       storeApiKey: "stores a key for a verb that has checked its caller",

@@ -66,14 +66,11 @@ export function actingKey(): ActingKey | null {
 }
 
 /**
- * Whether the key the request acts through (if any) grants `actions` on `resource`. A request
- * without a key, or with a key that keeps all of its member's rights, passes.
+ * The organization permissions of the key the request acts through: null for a request
+ * without a key, or with a key that keeps all of its member's rights.
  */
-export function keyAllows(resource: string, actions: readonly string[]): boolean {
-  const permissions = actingKey()?.permissions;
-  if (!permissions) return true;
-  const granted = permissions[resource] ?? [];
-  return actions.every((action) => granted.includes(action));
+export function keyPermissions(): Readonly<Record<string, readonly string[]>> | null {
+  return actingKey()?.permissions ?? null;
 }
 
 /**

@@ -40,7 +40,7 @@ export function apiKeysT(context: Readonly<RouterContextProvider>) {
 /** The organization of the URL and the caller's membership, when the caller manages its keys. */
 export async function keysOfOrganizationPage(url: URL, auth: AuthSession, slug: string) {
   const page = await organizationOfPage(url, auth, slug);
-  if (!can(page.caller.role, "apiKey", ["manage"])) notFound(url.pathname);
+  if (!can(page.caller, "apiKey", ["manage"])) notFound(url.pathname);
   return page;
 }
 

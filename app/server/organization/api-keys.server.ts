@@ -23,6 +23,7 @@ import {
   type NewKey,
 } from "~/server/auth/api-keys.server";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
+import { roleTableOf } from "./organizations.server";
 import { can, grantsOf, PERMISSIONS, type Grants } from "./permissions.server";
 
 // ---- input ----
@@ -84,9 +85,15 @@ export const KEY_PERMISSIONS = Object.fromEntries(
 export async function grantsHeld(userId: string, organizationId: string | null): Promise<Grants> {
   const memberships = await prisma.member.findMany({
     where: { userId, ...(organizationId ? { organizationId } : {}) },
-    select: { role: true },
+    select: { role: true, organizationId: true },
   });
-  return grantsOf(memberships.map((membership) => membership.role).join(","));
+  const held: Record<string, string[]> = {};
+  for (const { role, organizationId: id } of memberships) {
+    for (const [resource, actions] of Object.entries(grantsOf({ role, roleTable: await roleTableOf(id) }))) {
+      held[resource] = [...new Set([...(held[resource] ?? []), ...actions])];
+    }
+  }
+  return held as Grants;
 }
 
 /** Refuses a permission set with anything its creator does not hold, or that no key may carry. */
@@ -112,7 +119,9 @@ async function requireKeyManager(auth: AuthSession, organizationId: string): Pro
     select: { role: true },
   });
   if (!member) fail("USER_NOT_MEMBER_OF_ORGANIZATION");
-  if (!can(member.role, "apiKey", ["manage"])) fail("INSUFFICIENT_API_KEY_PERMISSIONS");
+  if (!can({ role: member.role, roleTable: await roleTableOf(organizationId) }, "apiKey", ["manage"])) {
+    fail("INSUFFICIENT_API_KEY_PERMISSIONS");
+  }
 }
 
 /** A key the caller may manage: their own personal key, or one of an organization they manage keys of; else 404. */
