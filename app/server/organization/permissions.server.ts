@@ -22,6 +22,8 @@ export const PERMISSIONS = {
   sso: ["manage"],
   // The organization's own audit log (its events: who, what, when, from where) and its CSV export.
   auditLog: ["read"],
+  // The organization's outgoing webhooks: endpoints, their deliveries, test events and replays.
+  webhook: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 
@@ -39,6 +41,7 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     billing: ["manage"],
     sso: ["manage"],
     auditLog: ["read"],
+    webhook: ["manage"],
   },
   member: {},
 };

@@ -9,6 +9,7 @@ CREATE TABLE "webhook_endpoint" (
     "disabledReason" TEXT,
     "disabledAt" TIMESTAMP(3),
     "createdBy" TEXT,
+    "locale" TEXT NOT NULL DEFAULT 'en',
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" TIMESTAMP(3) NOT NULL,
 

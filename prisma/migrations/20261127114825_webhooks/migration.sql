@@ -9,6 +9,7 @@ CREATE TABLE "webhook_endpoint" (
     "disabledReason" TEXT,
     "disabledAt" DATETIME,
     "createdBy" TEXT,
+    "locale" TEXT NOT NULL DEFAULT 'en',
     "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
     "updatedAt" DATETIME NOT NULL,
     CONSTRAINT "webhook_endpoint_organizationId_fkey" FOREIGN KEY ("organizationId") REFERENCES "organization" ("id") ON DELETE CASCADE ON UPDATE CASCADE
