@@ -33,7 +33,7 @@ const EVENT_JOB = "webhook-event";
 const DELIVERY_JOB = "webhook-delivery";
 
 /** Which audited actions are which webhook events; the others are not sent. */
-const EVENT_OF_ACTION: Record<string, WebhookEventType> = {
+const EVENTS_OF_ACTION: Record<string, WebhookEventType | WebhookEventType[]> = {
   "add-member": "member.added",
   "scim-create-user": "member.added",
   "remove-member": "member.removed",
@@ -42,7 +42,8 @@ const EVENT_OF_ACTION: Record<string, WebhookEventType> = {
   "update-member-role": "member.role_changed",
   "scim-set-role": "member.role_changed",
   "invite-member": "invitation.created",
-  "accept-invitation": "invitation.accepted",
+  // Accepting makes the invitee a member.
+  "accept-invitation": ["invitation.accepted", "member.added"],
   "reject-invitation": "invitation.rejected",
   "cancel-invitation": "invitation.canceled",
   "create-team": "team.changed",
@@ -68,11 +69,10 @@ const EVENT_OF_ACTION: Record<string, WebhookEventType> = {
 /** The categories whose actions above are meant: "webhook" is also an action name of other kinds. */
 const EVENT_CATEGORIES = new Set<AuditCategory>(["organization", "payment", "sso", "scim"]);
 
-/** The webhook event type of an audited action, or null when it is not sent. */
-export function eventTypeOf(category: AuditCategory, action: string): WebhookEventType | null {
-  if (!EVENT_CATEGORIES.has(category)) return null;
-  if (action === "webhook" && category !== "payment") return null;
-  return EVENT_OF_ACTION[action] ?? null;
+/** The webhook event types of an audited action (none: it is not sent). */
+export function eventTypesOf(category: AuditCategory, action: string): WebhookEventType[] {
+  if (!EVENT_CATEGORIES.has(category) || (action === "webhook" && category !== "payment")) return [];
+  return [EVENTS_OF_ACTION[action] ?? []].flat();
 }
 
 /** Origins that may be plain http and private (WEBHOOK_PRIVATE_ORIGINS): tests, an internal receiver. */
@@ -239,26 +239,27 @@ export function startWebhooks(): void {
 }
 
 async function publishEvent(event: AuditEvent & { organizationId: string }) {
-  const type = eventTypeOf(event.category, event.action);
-  if (!type) return;
+  const types = eventTypesOf(event.category, event.action);
+  if (!types.length) return;
   const { organizationId } = event;
   const endpoints = await prisma.webhookEndpoint.findMany({
     where: { organizationId, enabled: true },
     select: { eventTypes: true },
   });
-  if (!endpoints.some((row) => subscribes(row.eventTypes, type))) return;
-  const eventId = `msg_${newId()}`;
-  const payload = JSON.stringify({
-    type,
-    timestamp: new Date().toISOString(),
-    data: {
-      organizationId,
-      action: event.action,
-      actorId: event.userId ?? null,
-      targetType: event.targetType ?? null,
-      targetId: event.targetId ?? null,
-      details: event.details ?? {},
-    },
-  });
-  await enqueue(EVENT_JOB, { organizationId, eventId, type, payload } satisfies EventJob);
+  for (const type of types.filter((candidate) => endpoints.some((row) => subscribes(row.eventTypes, candidate)))) {
+    const eventId = `msg_${newId()}`;
+    const payload = JSON.stringify({
+      type,
+      timestamp: new Date().toISOString(),
+      data: {
+        organizationId,
+        action: event.action,
+        actorId: event.userId ?? null,
+        targetType: event.targetType ?? null,
+        targetId: event.targetId ?? null,
+        details: event.details ?? {},
+      },
+    });
+    await enqueue(EVENT_JOB, { organizationId, eventId, type, payload } satisfies EventJob);
+  }
 }
