@@ -109,6 +109,7 @@ export const organizationSections = [
   "settings",
   "billing",
   "sso",
+  "webhooks",
   "audit-log",
 ] as const;
 export type OrganizationSection = (typeof organizationSections)[number];

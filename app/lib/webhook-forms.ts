@@ -37,12 +37,14 @@ export function webhooksPath(slug: string, endpointId?: string, sub?: "remove") 
 export const createWebhookSchema = z.object({
   intent: z.literal("create-webhook"),
   url: z
-    .url({ protocol: /^https?$/, error: "webhooks:form.url" })
-    .max(WEBHOOK_URL_MAX, { error: "webhooks:form.url" }),
+    .url({ protocol: /^https?$/, error: "webhooks:form.urlInvalid" })
+    .max(WEBHOOK_URL_MAX, { error: "webhooks:form.urlInvalid" }),
   // One checkbox per type: one value, several, or none.
   eventTypes: z
-    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: "webhooks:form.eventTypes" }), { error: "webhooks:form.eventTypes" })
-    .min(1, { error: "webhooks:form.eventTypes" }),
+    .array(z.enum(WEBHOOK_EVENT_TYPES, { error: "webhooks:form.eventTypesRequired" }), {
+      error: "webhooks:form.eventTypesRequired",
+    })
+    .min(1, { error: "webhooks:form.eventTypesRequired" }),
 });
 
 export const setWebhookEnabledSchema = z.object({

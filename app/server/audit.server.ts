@@ -8,15 +8,7 @@
 import { Prisma, prisma } from "~/server/db.server";
 
 export type AuditCategory =
-  | "auth"
-  | "email"
-  | "organization"
-  | "payment"
-  | "admin"
-  | "security"
-  | "sso"
-  | "scim"
-  | "webhook";
+  "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "webhook";
 
 export interface AuditEvent {
   userId?: string | null;

@@ -85,7 +85,8 @@ export function checkOutboundUrl(raw: string, exempt: (url: URL) => boolean): UR
   } catch {
     throw new OutboundFetchError("untrusted_origin", `Not a URL: ${raw}`);
   }
-  if (url.username || url.password) throw new OutboundFetchError("untrusted_origin", "URLs with credentials are refused");
+  if (url.username || url.password)
+    throw new OutboundFetchError("untrusted_origin", "URLs with credentials are refused");
   if (url.protocol !== "https:" && !(url.protocol === "http:" && exempt(url))) {
     throw new OutboundFetchError("untrusted_origin", `Only https URLs are allowed: ${url.origin}`);
   }
@@ -127,7 +128,8 @@ function checkedLookup(exempt: boolean): LookupFunction {
     resolveAll(hostname, (error, found) => {
       if (error) return callback(error as NodeJS.ErrnoException, "", 0);
       const addresses = options.family ? found.filter((entry) => entry.family === options.family) : found;
-      if (!addresses.length) return callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), "", 0);
+      if (!addresses.length)
+        return callback(Object.assign(new Error(`${hostname}: no address`), { code: "ENOTFOUND" }), "", 0);
       const refused = exempt ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
       if (refused) {
         const failure = new OutboundFetchError("private_host", `${hostname} resolves to a non-public address`);

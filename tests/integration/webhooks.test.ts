@@ -87,7 +87,12 @@ async function organization() {
 }
 
 /** An endpoint of `organizationId` at the receiver's `path`, made in the database with a known secret. */
-async function endpoint(organizationId: string, path: string, eventTypes: string[], options: { failures?: number; url?: string } = {}) {
+async function endpoint(
+  organizationId: string,
+  path: string,
+  eventTypes: string[],
+  options: { failures?: number; url?: string } = {},
+) {
   const { encryptSecret } = await import("~/server/crypto.server");
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   const url = options.url ?? receiver.register(path, secret, { failures: options.failures });
@@ -115,12 +120,24 @@ describe("events", () => {
     expect(invited.error).toBeNull();
     expect((await joiner.api.acceptInvitation({ invitationId: invited.data!.id })).error).toBeNull();
     const joined = await app.prisma.member.findFirstOrThrow({ where: { organizationId: org.id, userId: joiner.id } });
-    const changed = await org.owner.api.updateMemberRole({ organizationId: org.id, memberId: joined.id, role: "admin" });
+    const changed = await org.owner.api.updateMemberRole({
+      organizationId: org.id,
+      memberId: joined.id,
+      role: "admin",
+    });
     expect(changed.error).toBeNull();
     expect((await org.owner.api.removeMember({ organizationId: org.id, memberIdOrEmail: joined.id })).error).toBeNull();
-    const declined = await org.owner.api.inviteMember({ organizationId: org.id, email: decliner.email, role: "member" });
+    const declined = await org.owner.api.inviteMember({
+      organizationId: org.id,
+      email: decliner.email,
+      role: "member",
+    });
     expect((await decliner.api.rejectInvitation({ invitationId: declined.data!.id })).error).toBeNull();
-    const withdrawn = await org.owner.api.inviteMember({ organizationId: org.id, email: uniqueEmail("x"), role: "member" });
+    const withdrawn = await org.owner.api.inviteMember({
+      organizationId: org.id,
+      email: uniqueEmail("x"),
+      role: "member",
+    });
     expect((await org.owner.api.cancelInvitation({ invitationId: withdrawn.data!.id })).error).toBeNull();
     expect((await org.owner.api.createTeam({ organizationId: org.id, name: unique("team") })).error).toBeNull();
 
@@ -141,9 +158,15 @@ describe("events", () => {
     // Each event once, with a message id of its own; the body names the organization and the action.
     expect(new Set(deliveries.map((delivery) => delivery.id)).size).toBe(deliveries.length);
     const roleChange = deliveries.find((delivery) => delivery.type === "member.role_changed")!;
-    expect(roleChange.payload!.data).toMatchObject({ organizationId: org.id, action: "update-member-role", actorId: org.owner.id });
+    expect(roleChange.payload!.data).toMatchObject({
+      organizationId: org.id,
+      action: "update-member-role",
+      actorId: org.owner.id,
+    });
     const stored = await app.prisma.webhookDelivery.findMany({ where: { endpoint: { organizationId: org.id } } });
-    expect(stored.every((row) => row.status === "succeeded" && row.attempts === 1 && row.lastResponseStatus === 200)).toBe(true);
+    expect(
+      stored.every((row) => row.status === "succeeded" && row.attempts === 1 && row.lastResponseStatus === 200),
+    ).toBe(true);
   });
 
   it("of SSO and SCIM arrive as sso.changed and scim.changed, and only to endpoints that subscribed", async () => {
@@ -164,7 +187,9 @@ describe("events", () => {
       body: JSON.stringify({ providerId: provider.providerId }),
     });
     expect(removed.status).toBe(200);
-    await eventually(() => ["scim.changed", "sso.changed"].every((type) => receiver.at(ssoPath).some((d) => d.type === type)));
+    await eventually(() =>
+      ["scim.changed", "sso.changed"].every((type) => receiver.at(ssoPath).some((d) => d.type === type)),
+    );
     expect(receiver.at(ssoPath).every((delivery) => delivery.verified)).toBe(true);
     // Nothing of these reached the endpoint that only wants team changes.
     expect(receiver.at(teamsPath)).toEqual([]);
@@ -174,7 +199,10 @@ describe("events", () => {
     const org = await organization();
     const path = `/${unique("off")}`;
     const off = await endpoint(org.id, path, ["team.changed"]);
-    await app.prisma.webhookEndpoint.update({ where: { id: off.id }, data: { enabled: false, disabledReason: "manual" } });
+    await app.prisma.webhookEndpoint.update({
+      where: { id: off.id },
+      data: { enabled: false, disabledReason: "manual" },
+    });
     const onPath = `/${unique("on")}`;
     await endpoint(org.id, onPath, ["team.changed"]);
     expect((await org.owner.api.createTeam({ organizationId: org.id, name: unique("team") })).error).toBeNull();
@@ -216,12 +244,19 @@ describe("retries", () => {
     const endpointRow = await app.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: down.id } });
     expect(endpointRow).toMatchObject({ enabled: false, disabledReason: "failing" });
     const [row] = await app.prisma.webhookDelivery.findMany({ where: { endpointId: down.id } });
-    expect(row).toMatchObject({ status: "failed", attempts: RETRIES + 1, lastResponseStatus: 500, nextAttemptAt: null });
+    expect(row).toMatchObject({
+      status: "failed",
+      attempts: RETRIES + 1,
+      lastResponseStatus: 500,
+      nextAttemptAt: null,
+    });
     // The answer is kept truncated to 2 KB.
     expect(row!.lastResponseBody).toHaveLength(2048);
     // A plain member manages no webhooks and is not told.
     expect(app.mailbox.to(org.member.email).filter((mail) => mail.subject.includes("webhook"))).toEqual([]);
-    const audited = await app.prisma.auditLog.findFirst({ where: { organizationId: org.id, action: "webhook-disabled" } });
+    const audited = await app.prisma.auditLog.findFirst({
+      where: { organizationId: org.id, action: "webhook-disabled" },
+    });
     expect(audited).not.toBeNull();
   }, 60_000);
 });

@@ -202,7 +202,12 @@ async function disableFailing(endpointId: string) {
     where: { id: endpointId },
     include: {
       organization: {
-        select: { id: true, name: true, slug: true, members: { select: { role: true, user: { select: { email: true, name: true } } } } },
+        select: {
+          id: true,
+          name: true,
+          slug: true,
+          members: { select: { role: true, user: { select: { email: true, name: true } } } },
+        },
       },
     },
   });

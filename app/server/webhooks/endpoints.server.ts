@@ -46,7 +46,9 @@ async function managerOf(auth: AuthSession, organizationId: string) {
 /** The endpoint `id` for a caller who manages its organization's webhooks; WEBHOOK_NOT_FOUND to anyone else. */
 async function managedEndpoint(auth: AuthSession, id: string) {
   const row = await prisma.webhookEndpoint.findUnique({ where: { id }, select: endpointFields });
-  const member = row ? await prisma.member.findFirst({ where: { organizationId: row.organizationId, userId: auth.user.id } }) : null;
+  const member = row
+    ? await prisma.member.findFirst({ where: { organizationId: row.organizationId, userId: auth.user.id } })
+    : null;
   if (!row || !member) fail("WEBHOOK_NOT_FOUND");
   requirePermission(member.role, "webhook", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS");
   return row;

@@ -32,6 +32,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     sso: can(caller.role, "sso", ["manage"]),
     // The audit log is for the roles that may read it (owners and admins).
     auditLog: can(caller.role, "auditLog", ["read"]),
+    // Outgoing webhooks are for the roles that manage them (owners and admins).
+    webhooks: can(caller.role, "webhook", ["manage"]),
   };
 }
 
@@ -49,6 +51,7 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("settings"), label: t("nav.settings") },
     { to: path("billing"), label: t("nav.billing") },
     ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
+    ...(loaderData.webhooks ? [{ to: path("webhooks"), label: t("nav.webhooks") }] : []),
     ...(loaderData.auditLog ? [{ to: path("audit-log"), label: t("nav.auditLog") }] : []),
   ];
   return (
