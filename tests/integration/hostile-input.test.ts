@@ -61,6 +61,7 @@ let member: { id: string };
 let invitation: { id: string };
 /** An identity provider (SSO connection) of `org`: its pages and its SCIM page. */
 let provider: { providerId: string };
+let webhook: { id: string };
 let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -753,6 +754,14 @@ beforeAll(async () => {
       organizationId: org.id,
       samlConfig: JSON.stringify({ entryPoint: "https://idp.example.com/sso", certs: ["not a certificate"] }),
       domains: { create: { domain: "hostile.example.com", token: "hostile-token" } },
+    },
+  });
+  webhook = await prisma.webhookEndpoint.create({
+    data: {
+      organizationId: org.id,
+      url: "https://hooks.example.com/",
+      eventTypes: "team.changed",
+      secret: "v1.unused",
     },
   });
   redirectUser = await person("redirect");
@@ -1493,6 +1502,28 @@ const FORM_ROUTES = (): FormRoute[] => [
     path: () => `/organizations/${org.slug}/sso/${provider.providerId}/remove`,
     callers: ["guest", "user"],
     intents: ["remove-provider"],
+    fields: [],
+    intentOnly: true,
+  },
+  {
+    file: "routes/organizations/workspace/webhooks.tsx",
+    path: () => `/organizations/${org.slug}/webhooks`,
+    callers: ["guest", "user"],
+    intents: ["create-webhook"],
+    fields: ["url", "eventTypes"],
+  },
+  {
+    file: "routes/organizations/workspace/webhook.tsx",
+    path: () => `/organizations/${org.slug}/webhooks/${webhook.id}`,
+    callers: ["guest", "user"],
+    intents: ["set-enabled", "send-test", "replay"],
+    fields: ["enabled", "deliveryId"],
+  },
+  {
+    file: "routes/organizations/workspace/webhook-remove.tsx",
+    path: () => `/organizations/${org.slug}/webhooks/${webhook.id}/remove`,
+    callers: ["guest", "user"],
+    intents: ["delete-webhook"],
     fields: [],
     intentOnly: true,
   },

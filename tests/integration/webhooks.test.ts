@@ -15,6 +15,7 @@ import { startDnsStandIn, type DnsStandIn } from "../support/dns-stand-in";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
+import { browserFor } from "./helpers/browser";
 import { createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 import { createConnection, generateToken } from "./helpers/scim";
 
@@ -290,5 +291,123 @@ describe("the mapping of audited actions to events", () => {
     expect(eventTypesOf("payment", "checkout")).toEqual([]);
     expect(eventTypesOf("webhook", "create-webhook")).toEqual([]);
     expect(eventTypesOf("auth", "sign-in")).toEqual([]);
+  });
+});
+
+describe("pages, without JavaScript", () => {
+  const decode = (html: string) =>
+    html
+      .replace(/&amp;/g, "&")
+      .replace(/&#x2F;/g, "/")
+      .replace(/&quot;/g, '"');
+
+  it("an owner registers an endpoint, sees its secret once, sends a test event and sees the delivery, replays it, turns it off and removes it", async () => {
+    const org = await organization();
+    const owner = await browserFor(app, { id: org.owner.id, email: org.owner.email, name: "owner" });
+    const list = `/organizations/${org.slug}/webhooks`;
+    expect(await owner.page(list)).toContain('data-section="new-endpoint"');
+    const path = `/${unique("page")}`;
+    const url = `${receiver.origin}${path}`;
+    // One ticked box is one value: the form still reads it as a list.
+    const created = await owner.post(list, { intent: "create-webhook", url, eventTypes: "team.changed" });
+    expect(created.status).toBe(200);
+    const html = await created.text();
+    const secret = /value="(whsec_[^"]+)"/.exec(decode(html))?.[1];
+    expect(secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
+    const row = await app.prisma.webhookEndpoint.findFirstOrThrow({ where: { organizationId: org.id } });
+    expect(row).toMatchObject({ url, eventTypes: "team.changed", enabled: true, locale: "en" });
+    // Kept encrypted, and never shown again.
+    expect(row.secret).not.toContain(secret!);
+    expect(await owner.page(list)).not.toContain(secret!);
+    receiver.register(path, secret!);
+
+    const endpointPage = `${list}/${row.id}`;
+    const test = await owner.post(endpointPage, { intent: "send-test" });
+    expect(test.status).toBe(302);
+    await eventually(() =>
+      receiver.at(path).some((delivery) => delivery.type === "webhook.test" && delivery.status === 200),
+    );
+    expect(receiver.at(path).every((delivery) => delivery.verified)).toBe(true);
+    const shown = await owner.page(endpointPage);
+    expect(shown).toContain('data-status="succeeded"');
+    expect(shown).toMatch(/data-testid="delivery-response">200</);
+    const delivery = await app.prisma.webhookDelivery.findFirstOrThrow({ where: { endpointId: row.id } });
+
+    expect((await owner.post(endpointPage, { intent: "replay", deliveryId: delivery.id })).status).toBe(302);
+    await eventually(() => receiver.at(path).filter((received) => received.id === delivery.eventId).length === 2);
+
+    expect((await owner.post(endpointPage, { intent: "set-enabled", enabled: "false" })).status).toBe(302);
+    expect(await app.prisma.webhookEndpoint.findUniqueOrThrow({ where: { id: row.id } })).toMatchObject({
+      enabled: false,
+      disabledReason: "manual",
+    });
+    // A turned-off endpoint gets no test event: the refusal, in the page's language.
+    const refused = await owner.post(`/fr${endpointPage}`, { intent: "send-test" });
+    expect(refused.status).toBe(409);
+    expect(await refused.text()).toContain("Ce point de terminaison de webhook est désactivé");
+
+    const removed = await owner.post(`${endpointPage}/remove`, { intent: "delete-webhook" });
+    expect(removed.status).toBe(302);
+    expect(removed.headers.get("location")).toBe(list);
+    expect(await app.prisma.webhookEndpoint.count({ where: { id: row.id } })).toBe(0);
+    const actions = await app.prisma.auditLog.findMany({ where: { organizationId: org.id, category: "webhook" } });
+    expect(actions.map((entry) => entry.action).sort()).toEqual(
+      ["create-webhook", "delete-webhook", "disable-webhook", "replay-webhook-delivery", "test-webhook"].sort(),
+    );
+  }, 40_000);
+
+  it.each([
+    ["http://hooks.example.com/", "not https"],
+    ["https://10.0.0.1/hook", "a private address"],
+    ["https://127.0.0.1/hook", "loopback"],
+    ["https://[::1]/hook", "IPv6 loopback"],
+    ["https://169.254.169.254/latest", "link-local"],
+    ["https://localhost/hook", "localhost"],
+    ["https://user:pass@hooks.example.com/", "credentials"],
+  ])("refuses %s (%s) next to the field, in the page's language", async (url) => {
+    const org = await organization();
+    const owner = await browserFor(app, { id: org.owner.id, email: org.owner.email, name: "owner" });
+    const response = await owner.post(`/fr/organizations/${org.slug}/webhooks`, {
+      intent: "create-webhook",
+      url,
+      eventTypes: "team.changed",
+    });
+    expect(response.status).toBe(400);
+    const html = await response.text();
+    expect(html).toMatch(/Saisissez une (adresse https publique|adresse complète)/);
+    expect(await app.prisma.webhookEndpoint.count({ where: { organizationId: org.id } })).toBe(0);
+  });
+
+  it("asks for at least one event type", async () => {
+    const org = await organization();
+    const owner = await browserFor(app, { id: org.owner.id, email: org.owner.email, name: "owner" });
+    const response = await owner.post(`/ja/organizations/${org.slug}/webhooks`, {
+      intent: "create-webhook",
+      url: "https://hooks.example.com/",
+    });
+    expect(response.status).toBe(400);
+    expect(await response.text()).toContain("イベントを 1 つ以上選んでください");
+  });
+
+  it("are not found by a plain member or an outsider, and another organization's endpoint is not found", async () => {
+    const [org, other] = await Promise.all([organization(), organization()]);
+    const foreign = await endpoint(other.id, `/${unique("foreign")}`, ["team.changed"]);
+    const member = await browserFor(app, { id: org.member.id, email: org.member.email, name: "member" });
+    const outsider = await browserFor(app, { id: other.member.id, email: other.member.email, name: "outsider" });
+    const owner = await browserFor(app, { id: org.owner.id, email: org.owner.email, name: "owner" });
+    const list = `/organizations/${org.slug}/webhooks`;
+    expect((await member.get(list)).status).toBe(404);
+    expect((await outsider.get(list)).status).toBe(404);
+    expect(
+      (await member.post(list, { intent: "create-webhook", url: "https://a.example/", eventTypes: "team.changed" }))
+        .status,
+    ).toBe(404);
+    expect((await owner.get(`${list}/${foreign.id}`)).status).toBe(404);
+    expect((await owner.post(`${list}/${foreign.id}`, { intent: "send-test" })).status).toBe(404);
+    expect((await owner.post(`${list}/${foreign.id}/remove`, { intent: "delete-webhook" })).status).toBe(404);
+    expect(await app.prisma.webhookEndpoint.count({ where: { id: foreign.id } })).toBe(1);
+    // The tab shows for owners, not for plain members.
+    expect(await owner.page(`/organizations/${org.slug}`)).toContain(`${list}"`);
+    expect(await member.page(`/organizations/${org.slug}`)).not.toContain(`${list}"`);
   });
 });
