@@ -28,6 +28,8 @@ export interface WebhookReceiver {
   register(path: string, secret: string, options?: { failures?: number }): string;
   /** Deliveries at `path` so far. */
   at(path: string): ReceivedDelivery[];
+  /** Decides the status of each verified delivery instead of `failures` (e.g. fail each message once). */
+  onDelivery: ((delivery: Omit<ReceivedDelivery, "status">) => number) | null;
   close(): Promise<void>;
 }
 
@@ -55,27 +57,28 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
           verified = false;
         }
       }
-      const failing = endpoint ? endpoint.failures > 0 : true;
-      if (endpoint && failing) endpoint.failures -= 1;
-      const status = !verified ? 400 : failing ? 500 : 200;
-      received.push({
+      const delivery = {
         path,
         id: String(request.headers["webhook-id"]),
         type: payload?.type ?? "",
         verified,
         payload,
         headers: request.headers,
-        status,
-      });
+      };
+      const failing = endpoint ? endpoint.failures > 0 : true;
+      if (endpoint && failing) endpoint.failures -= 1;
+      const status = !verified ? 400 : receiver.onDelivery ? receiver.onDelivery(delivery) : failing ? 500 : 200;
+      received.push({ ...delivery, status });
       // A failure answers more than the 2 KB the product keeps.
       response.writeHead(status, { "content-type": "text/plain" }).end(status === 200 ? "ok" : "x".repeat(5000));
     });
   });
   await new Promise<void>((resolve) => server.listen(port, "127.0.0.1", resolve));
   const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return {
+  const receiver: WebhookReceiver = {
     origin,
     received,
+    onDelivery: null,
     register(path, secret, { failures = 0 } = {}) {
       endpoints.set(path, { secret, failures });
       return `${origin}${path}`;
@@ -86,4 +89,5 @@ export async function startWebhookReceiver(port = 0): Promise<WebhookReceiver> {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
+  return receiver;
 }
