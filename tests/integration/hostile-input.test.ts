@@ -1684,11 +1684,16 @@ const FORM_EXCEPTIONS: Record<string, { allow: (label: string) => boolean; why: 
     allow: (label) => label.startsWith("generate-scim-token:"),
     why: "Generate takes no input: any well-formed post of it from an owner makes a token and shows it once",
   },
+  "routes/organizations/workspace/webhook.tsx": {
+    allow: (label) => label.startsWith("send-test:"),
+    why: "Send test event takes no input: any well-formed post of it from an owner queues one test delivery",
+  },
 };
 const WRITES_BY_FORM: Record<string, readonly string[]> = {
   "routes/resources/signout.ts": ["Session"],
   "routes/admin/maintenance/database.tsx": ["AuditLog"],
   "routes/organizations/workspace/sso-scim.tsx": ["ScimToken", "AuditLog"],
+  "routes/organizations/workspace/webhook.tsx": ["WebhookDelivery", "AuditLog"],
 };
 
 const LOCALES = ["", "/fr", "/ja", "/zh-CN"] as const;
