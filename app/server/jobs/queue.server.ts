@@ -85,6 +85,9 @@ export function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
 
 // ---- PostgreSQL: pg-boss ----
 
+/** Jobs one pg-boss worker fetches at once (and runs side by side). */
+const PG_BATCH_SIZE = 8;
+
 async function pgBoss(connectionString: string): Promise<Backend> {
   const boss = new PgBoss({
     connectionString,
@@ -106,25 +109,40 @@ async function pgBoss(connectionString: string): Promise<Backend> {
     await boss.updateQueue(job.name, options);
     ready.add(job.name);
   };
+  /** This instance's workers of each job, woken when there is work (notifyWorker). */
+  const workers = new Map<string, string[]>();
+  const wake = (name: string) => workers.get(name)?.forEach((id) => boss.notifyWorker(id));
   return {
     async send(job, payload, { delaySeconds }) {
       await prepare(job);
       await boss.send(job.name, payload as object, delaySeconds ? { startAfter: Math.ceil(delaySeconds) } : {});
+      // Now rather than at the next poll; another instance's workers find it at theirs.
+      if (!delaySeconds) wake(job.name);
     },
     async work(job) {
       await prepare(job);
       const pollingIntervalSeconds = loadEnv().JOB_POLL_INTERVAL_MS / 1000;
       for (let worker = 0; worker < job.concurrency; worker++) {
-        await boss.work(
+        // A pg-boss worker waits out its polling interval after every fetch, even a full one:
+        // each fetches a batch, runs its jobs side by side, and after a full batch is woken
+        // to fetch again at once. A job that throws is failed alone (retried under the
+        // queue's policy); pg-boss completes the rest, still active.
+        let id = "";
+        id = await boss.work(
           job.name,
-          { batchSize: 1, includeMetadata: true, pollingIntervalSeconds },
-          async ([item]: PgBoss.JobWithMetadata<object>[]) => {
-            await job.handler(item!.data, {
-              attempt: item!.retryCount + 1,
-              lastAttempt: item!.retryCount >= item!.retryLimit,
-            });
+          { batchSize: PG_BATCH_SIZE, includeMetadata: true, pollingIntervalSeconds },
+          async (items: PgBoss.JobWithMetadata<object>[]) => {
+            await Promise.all(
+              items.map((item) =>
+                job
+                  .handler(item.data, { attempt: item.retryCount + 1, lastAttempt: item.retryCount >= item.retryLimit })
+                  .catch((error: Error) => boss.fail(job.name, item.id, { message: error.message })),
+              ),
+            );
+            if (items.length === PG_BATCH_SIZE && id) boss.notifyWorker(id);
           },
         );
+        workers.set(job.name, [...(workers.get(job.name) ?? []), id]);
       }
     },
     async depth() {
