@@ -28,6 +28,7 @@ const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   ["billing", "manage", true, true, false],
   ["sso", "manage", true, true, false],
   ["auditLog", "read", true, true, false],
+  ["webhook", "manage", true, true, false],
 ];
 
 describe("the organization permission table", () => {
