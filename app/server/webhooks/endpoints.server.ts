@@ -14,7 +14,7 @@ import { encryptSecret } from "~/server/crypto.server";
 import { newId, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
-import { requireMembership, requirePermission } from "~/server/organization/organizations.server";
+import { membershipOf, requireMembership, requirePermission } from "~/server/organization/organizations.server";
 import { checkOutboundUrl, isPublicAddress, OutboundFetchError } from "~/server/outbound-fetch.server";
 import { enqueueDelivery, privateOriginAllowed } from "./delivery.server";
 
@@ -46,9 +46,7 @@ async function managerOf(auth: AuthSession, organizationId: string) {
 /** The endpoint `id` for a caller who manages its organization's webhooks; WEBHOOK_NOT_FOUND to anyone else. */
 async function managedEndpoint(auth: AuthSession, id: string) {
   const row = await prisma.webhookEndpoint.findUnique({ where: { id }, select: endpointFields });
-  const member = row
-    ? await prisma.member.findFirst({ where: { organizationId: row.organizationId, userId: auth.user.id } })
-    : null;
+  const member = row ? await membershipOf(auth.user.id, row.organizationId) : null;
   if (!row || !member) fail("WEBHOOK_NOT_FOUND");
   requirePermission(member.role, "webhook", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS");
   return row;
