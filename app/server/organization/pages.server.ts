@@ -248,5 +248,7 @@ export async function shellOf(auth: AuthSession) {
     mayManageSso: active ? can(active.role, "sso", ["manage"]) : false,
     // The audit log is for the roles that may read it.
     mayReadAuditLog: active ? can(active.role, "auditLog", ["read"]) : false,
+    // Outgoing webhooks are for the roles that manage them.
+    mayManageWebhooks: active ? can(active.role, "webhook", ["manage"]) : false,
   };
 }
