@@ -164,10 +164,12 @@ describe("events", () => {
       action: "update-member-role",
       actorId: org.owner.id,
     });
-    const stored = await app.prisma.webhookDelivery.findMany({ where: { endpoint: { organizationId: org.id } } });
-    expect(
-      stored.every((row) => row.status === "succeeded" && row.attempts === 1 && row.lastResponseStatus === 200),
-    ).toBe(true);
+    // Each row is written once its answer is in.
+    const stored = await eventually(async () => {
+      const rows = await app.prisma.webhookDelivery.findMany({ where: { endpoint: { organizationId: org.id } } });
+      return rows.length === deliveries.length && rows.every((row) => row.status === "succeeded") ? rows : null;
+    });
+    expect(stored.every((row) => row.attempts === 1 && row.lastResponseStatus === 200)).toBe(true);
   });
 
   it("of SSO and SCIM arrive as sso.changed and scim.changed, and only to endpoints that subscribed", async () => {
@@ -324,9 +326,12 @@ describe("pages, without JavaScript", () => {
     const endpointPage = `${list}/${row.id}`;
     const test = await owner.post(endpointPage, { intent: "send-test" });
     expect(test.status).toBe(302);
+    // The row is written once the receiver's answer is in: wait for it, not for the receiver.
     await eventually(() =>
-      receiver.at(path).some((delivery) => delivery.type === "webhook.test" && delivery.status === 200),
+      app.prisma.webhookDelivery.findFirst({ where: { endpointId: row.id, status: "succeeded" } }),
     );
+    expect(receiver.at(path).map((delivery) => [delivery.type, delivery.status])).toEqual([["webhook.test", 200]]);
+
     expect(receiver.at(path).every((delivery) => delivery.verified)).toBe(true);
     const shown = await owner.page(endpointPage);
     expect(shown).toContain('data-status="succeeded"');
