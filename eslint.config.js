@@ -10,7 +10,7 @@ import tseslint from "typescript-eslint";
  * it nor the /api/auth dispatcher (api.server.ts) that sits on top of them all. Type-only
  * imports are allowed (they vanish at run time).
  */
-const SERVER_LAYERS = ["auth", "organization", "sso", "billing", "admin"];
+const SERVER_LAYERS = ["auth", "organization", "sso", "billing", "webhooks", "admin"];
 const importOf = (target) => `^(~/server/|(\\.\\./)+)${target}`;
 const layerRules = SERVER_LAYERS.map((layer, index) => ({
   files: [`app/server/${layer}/**/*.ts`],

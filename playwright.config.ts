@@ -33,6 +33,10 @@ const billingEnv = {
 // server on the same port number (TCP).
 process.env.E2E_DNS_PORT ??= String(PORT + 9);
 export const DNS_CONTROL_URL = `http://127.0.0.1:${process.env.E2E_DNS_PORT}`;
+// The loopback webhook receiver a test starts (tests/support/webhook-receiver.ts): the one
+// origin the app may deliver to over plain http on loopback.
+process.env.E2E_WEBHOOK_PORT ??= String(PORT + 7);
+export const WEBHOOK_RECEIVER_ORIGIN = `http://127.0.0.1:${process.env.E2E_WEBHOOK_PORT}`;
 process.env.E2E_MAIL_DIR ??= mkdtempSync(join(tmpdir(), "app-e2e-mail-"));
 // The web server's SQLite database, known to the workers too: tests/e2e/support/organizations.ts
 // adds members to organizations directly, which no page does yet.
@@ -123,6 +127,7 @@ export default defineConfig({
         SSO_IDP_ORIGIN: OIDC_ISSUER,
         // SSO domain verification resolves through the DNS stand-in.
         DNS_SERVERS: `127.0.0.1:${process.env.E2E_DNS_PORT}`,
+        WEBHOOK_PRIVATE_ORIGINS: WEBHOOK_RECEIVER_ORIGIN,
         ...billingEnv,
       },
     },

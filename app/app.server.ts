@@ -11,6 +11,8 @@ import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/api.ser
 import { originCheckedContext, untrustedOriginResponse } from "~/server/auth/origin.server";
 import { startRevocationListener, stopRevocationListener } from "~/server/auth/revocation.server";
 import { closeDatabase as closeClient } from "~/server/db.server";
+import { startQueue, stopQueue } from "~/server/jobs/queue.server";
+import { startWebhooks } from "~/server/webhooks/delivery.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
@@ -53,6 +55,9 @@ export async function startup(): Promise<void> {
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
   startRevocationListener();
+  // Organization events reach webhooks through the queue, whose workers run in every instance.
+  startWebhooks();
+  await startQueue();
 
   if (env.admin) {
     const { created } = await ensureAdmin({ email: env.admin.email, password: env.admin.password, name: "Admin" });
@@ -67,8 +72,9 @@ export async function startup(): Promise<void> {
   }
 }
 
-/** Closes the database connections on shutdown (the revocation listener's too). */
+/** Closes the database connections on shutdown (the job queue's and the revocation listener's too). */
 export async function closeDatabase(): Promise<void> {
+  await stopQueue();
   await stopRevocationListener();
   await closeClient();
 }

@@ -79,6 +79,12 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("sso/:providerId", "routes/organizations/workspace/sso-connection.tsx", [
         route("remove", "routes/organizations/workspace/sso-remove.tsx"),
       ]),
+      // Outgoing webhooks: the endpoints (and a new one's form), one endpoint with its
+      // deliveries, and its removal as a dialog over it.
+      route("webhooks", "routes/organizations/workspace/webhooks.tsx"),
+      route("webhooks/:endpointId", "routes/organizations/workspace/webhook.tsx", [
+        route("remove", "routes/organizations/workspace/webhook-remove.tsx"),
+      ]),
       // Who did what in the organization, for the roles that may read it; and the same as a
       // download (a resource route).
       route("roles", "routes/organizations/workspace/roles.tsx", [

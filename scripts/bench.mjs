@@ -4,7 +4,9 @@
 // get-session with and without the cookie cache, sign-in latency, how much a burst of
 // sign-ins slows the home page, peak RSS, the JavaScript each public page ships, and the
 // admin users page's and list-users' server time with 100,000 users, a full organization's
-// page, and webhook deliveries applied per second.
+// page, webhook deliveries applied per second, and outgoing webhook deliveries per second
+// through the job queue on SQLite and PostgreSQL (scripts/bench-webhooks.mjs).
+// `npm run bench -- --outgoing-webhooks` runs only that last section.
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
 // Run `npm run build` first.
 import autocannon from "autocannon";
@@ -15,6 +17,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
+import { outgoingWebhooks, printOutgoingWebhooks } from "./bench-webhooks.mjs";
 import { pageJavaScript } from "./page-javascript.mjs";
 
 const CONNECTIONS = 32;
@@ -76,6 +79,21 @@ if (!existsSync("build/server.js")) {
   process.exit(1);
 }
 
+// The server runs exactly as `npm start` runs it: its environment settings (NAME=value before
+// the command) and its Node flags included.
+const startWords = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/);
+const startEnv = {};
+while (/^[A-Z_]+=/.test(startWords[0])) {
+  const [name, value] = startWords.shift().split("=");
+  startEnv[name] = value;
+}
+const startArgs = startWords.slice(1); // after `node`
+
+if (process.argv.includes("--outgoing-webhooks")) {
+  printOutgoingWebhooks(await outgoingWebhooks({ env: startEnv, args: startArgs }));
+  process.exit(0);
+}
+
 const port = await new Promise((resolve) => {
   const probe = createServer().listen(0, "127.0.0.1", () => {
     const { port } = probe.address();
@@ -99,15 +117,6 @@ const STRIPE = {
   STRIPE_PRICE_TEAM_YEARLY: "price_team_yearly",
 };
 const dir = mkdtempSync(join(tmpdir(), "app-bench-"));
-// The server runs exactly as `npm start` runs it: its environment settings (NAME=value before
-// the command) and its Node flags included.
-const startWords = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/);
-const startEnv = {};
-while (/^[A-Z_]+=/.test(startWords[0])) {
-  const [name, value] = startWords.shift().split("=");
-  startEnv[name] = value;
-}
-const startArgs = startWords.slice(1); // after `node`
 const server = spawn(process.execPath, startArgs, {
   env: {
     ...process.env,
@@ -506,6 +515,9 @@ try {
         console.log(`warning: ${name} run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
     }
 
+    const outgoing = await outgoingWebhooks({ env: startEnv, args: startArgs });
+    printOutgoingWebhooks(outgoing);
+
     writeResults({
       pages: Object.fromEntries(
         PAGES.map((path) => [
@@ -537,6 +549,7 @@ try {
         sent: webhooks.requests.total,
         applied,
       },
+      outgoingWebhooks: outgoing,
     });
   }
 } finally {

@@ -21,6 +21,8 @@ export interface ShellData {
   mayManageSso: boolean;
   /** And its audit log. */
   mayReadAuditLog: boolean;
+  /** And its outgoing webhooks. */
+  mayManageWebhooks: boolean;
 }
 
 type NavItem = { path: string; labelKey: string; icon: IconName; end?: boolean };
@@ -28,7 +30,12 @@ type NavItem = { path: string; labelKey: string; icon: IconName; end?: boolean }
 /** The active organization's sections, in the order its own tabs show them. */
 const organizationNav = (
   slug: string,
-  { mayInvite, mayManageSso, mayReadAuditLog }: Pick<ShellData, "mayInvite" | "mayManageSso" | "mayReadAuditLog">,
+  {
+    mayInvite,
+    mayManageSso,
+    mayReadAuditLog,
+    mayManageWebhooks,
+  }: Pick<ShellData, "mayInvite" | "mayManageSso" | "mayReadAuditLog" | "mayManageWebhooks">,
 ): NavItem[] => [
   { path: `/organizations/${slug}`, labelKey: "nav.overview", icon: "home", end: true },
   { path: `/organizations/${slug}/members`, labelKey: "nav.members", icon: "users" },
@@ -40,6 +47,9 @@ const organizationNav = (
   { path: `/organizations/${slug}/billing`, labelKey: "nav.organizationBilling", icon: "credit-card" },
   ...(mayManageSso
     ? [{ path: `/organizations/${slug}/sso`, labelKey: "nav.organizationSso", icon: "lock" as const }]
+    : []),
+  ...(mayManageWebhooks
+    ? [{ path: `/organizations/${slug}/webhooks`, labelKey: "nav.organizationWebhooks", icon: "zap" as const }]
     : []),
   ...(mayReadAuditLog
     ? [{ path: `/organizations/${slug}/audit-log`, labelKey: "nav.organizationAuditLog", icon: "file-text" as const }]

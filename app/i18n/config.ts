@@ -15,6 +15,7 @@ export const namespaces = [
   "scim",
   "sso",
   "apiKeys",
+  "webhooks",
 ] as const;
 
 /** Native names, shown in the locale switcher in their own language. */

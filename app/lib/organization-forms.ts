@@ -148,6 +148,7 @@ export const organizationSections = [
   "settings",
   "billing",
   "sso",
+  "webhooks",
   "audit-log",
   "api-keys",
   "roles",

@@ -8,7 +8,7 @@
 import { Prisma, prisma } from "~/server/db.server";
 
 export type AuditCategory =
-  "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key";
+  "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key" | "webhook";
 
 export interface AuditEvent {
   userId?: string | null;
@@ -47,8 +47,33 @@ function write(event: AuditEvent) {
   });
 }
 
+type OrganizationEventListener = (event: AuditEvent & { organizationId: string }) => Promise<void>;
+const listeners: OrganizationEventListener[] = [];
+
 /**
- * Writes one row. An event about a user who no longer exists (e.g. written just after the
+ * Calls `listener` after each successful event of an organization is written. Every
+ * organization event is audited (the audit-labels test enforces it), so this is the one place
+ * they are published: outgoing webhooks (a higher layer) listen here and no service can
+ * forget to send one.
+ */
+export function onOrganizationEvent(listener: OrganizationEventListener): void {
+  if (!listeners.includes(listener)) listeners.push(listener);
+}
+
+async function publish(event: AuditEvent) {
+  const { organizationId } = event;
+  if (!organizationId || event.status !== "success") return;
+  for (const listener of listeners) {
+    try {
+      await listener({ ...event, organizationId });
+    } catch (error) {
+      console.error(`Publishing ${event.category}/${event.action} failed:`, error);
+    }
+  }
+}
+
+/**
+ * Writes one row, then publishes an organization's event (see onOrganizationEvent). An event about a user who no longer exists (e.g. written just after the
  * account was deleted) keeps the id in `details`, since the foreign key cannot hold it. Any
  * other failure is logged, not thrown: losing an audit row must not turn a successful
  * sign-in into an error page.
@@ -65,4 +90,5 @@ export async function audit(event: AuditEvent): Promise<void> {
       console.error(`Audit log write failed (${event.category}/${event.action}):`, final);
     }
   }
+  await publish(event);
 }

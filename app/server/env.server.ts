@@ -198,9 +198,22 @@ function schemaFor(isProduction: boolean) {
     // Identity-provider origins the server may reach although they resolve to private or
     // loopback addresses (tests, an IdP inside the company network). Others must be public.
     SSO_IDP_ORIGIN: originList().default([]),
-    // The DNS servers that answer the TXT lookups of SSO domain verification, as IP or
-    // IP:port, comma-separated (a local stand-in in tests); unset: the system's resolvers.
+    // The DNS servers that answer the TXT lookups of SSO domain verification and the address
+    // lookups of outgoing requests (identity providers, webhooks), as IP or IP:port,
+    // comma-separated (a local stand-in in tests); unset: the system's resolvers.
     DNS_SERVERS: dnsServers().default([]),
+    // Webhook receivers the server may reach although they resolve to private or loopback
+    // addresses, over plain http too (tests, a receiver inside the company network). Others
+    // must be https and public (docs/decisions/0029).
+    WEBHOOK_PRIVATE_ORIGINS: originList().default([]),
+    // A failed delivery is retried this many times, the first after WEBHOOK_RETRY_DELAY_SECONDS,
+    // each next one about twice as late (with WEBHOOK_RETRY_BACKOFF on): 12 from 40 s spread
+    // over about three days. Tests shorten it.
+    WEBHOOK_RETRY_LIMIT: integer(0, 100, "a number of retries such as 12").default(12),
+    WEBHOOK_RETRY_DELAY_SECONDS: integer(1, 86_400, "a number of seconds such as 40").default(40),
+    WEBHOOK_RETRY_BACKOFF: onOff().default(true),
+    // How often an idle job worker asks the database for work (pg-boss's minimum is 500).
+    JOB_POLL_INTERVAL_MS: integer(500, 60_000, "a number of milliseconds such as 1000").default(1000),
     DATABASE_URL: text()
       .refine((value) => /^(file:|postgres(ql)?:\/\/)/.test(value), {
         message: 'must start with "file:" (SQLite) or "postgres://" / "postgresql://" (PostgreSQL)',

@@ -295,6 +295,22 @@ const entries = {
     message: "You are not allowed to manage the SCIM tokens of this organization",
   },
 
+  // ---- outgoing webhooks ----
+  WEBHOOK_NOT_FOUND: { status: 404, message: "Webhook endpoint not found" },
+  WEBHOOK_DELIVERY_NOT_FOUND: { status: 404, message: "Webhook delivery not found" },
+  YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS: {
+    status: 403,
+    message: "You are not allowed to manage the webhooks of this organization",
+  },
+  // Not https, with credentials, or a loopback, private or link-local address.
+  INVALID_WEBHOOK_URL: {
+    status: 400,
+    message: "A webhook URL must be an https address on the public internet",
+  },
+  WEBHOOK_EVENT_TYPES_REQUIRED: { status: 400, message: "Choose at least one event type" },
+  TOO_MANY_WEBHOOKS: { status: 422, message: "This organization has as many webhook endpoints as it may have" },
+  WEBHOOK_DISABLED: { status: 409, message: "This webhook endpoint is turned off" },
+
   // ---- single sign-on: signin ----
   // No connection for the email's domain, the domain, the provider id or the organization asked for.
   NO_PROVIDER_FOUND: { status: 404, message: "No provider found for the issuer" },

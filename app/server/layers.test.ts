@@ -23,6 +23,9 @@ describe("layers", () => {
     ["app/server/organization/probe.server.ts", 'import { x } from "~/server/billing/billing.server";'],
     ["app/server/organization/api/probe.server.ts", 'import { x } from "~/server/admin/users.server";'],
     ["app/server/billing/probe.server.ts", 'import { x } from "~/server/admin/users.server";'],
+    ["app/server/organization/probe.server.ts", 'import { x } from "~/server/webhooks/delivery.server";'],
+    ["app/server/billing/probe.server.ts", 'import { x } from "~/server/webhooks/endpoints.server";'],
+    ["app/server/webhooks/probe.server.ts", 'import { x } from "~/server/admin/users.server";'],
     ["app/server/admin/probe.server.ts", 'import { x } from "~/server/api.server";'],
     ["app/server/auth/api/probe.server.ts", 'import { x } from "../../api.server";'],
   ])("%s may not %s", async (file, line) => {
@@ -32,6 +35,8 @@ describe("layers", () => {
   it.each([
     ["app/server/billing/probe.server.ts", 'import { x } from "~/server/organization/permissions.server";'],
     ["app/server/admin/probe.server.ts", 'import { x } from "~/server/billing/billing.server";'],
+    ["app/server/webhooks/probe.server.ts", 'import { x } from "~/server/organization/permissions.server";'],
+    ["app/server/admin/probe.server.ts", 'import { x } from "~/server/webhooks/endpoints.server";'],
     ["app/server/auth/probe.server.ts", 'import type { x } from "~/server/billing/billing.server";'],
     ["app/server/api.server.ts", 'import { x } from "./admin/users.server";'],
   ])("%s may %s", async (file, line) => {

@@ -39,6 +39,12 @@ export const PAGE_ONLY_ACTIONS = [
   "/set-locale",
   "/set-password", // a server-only verb: /api/auth deliberately has no route for it
   "/stop-impersonating",
+  // The webhook pages' verbs: webhooks have no /api/auth routes.
+  "/webhooks/create",
+  "/webhooks/update",
+  "/webhooks/delete",
+  "/webhooks/send-test",
+  "/webhooks/replay",
 ] as const;
 
 /** What a page action counts under: the endpoint it stands for, or a page-only action. */

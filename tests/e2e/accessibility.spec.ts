@@ -216,6 +216,17 @@ const PAGES: Record<string, Visit[]> = {
   "organizations/:slug/roles/:roleId/delete": [
     { area: "user", url: "/organizations/{slug}/roles/{roleId}/delete", shows: dialog },
   ],
+  "organizations/:slug/webhooks": [
+    { area: "user", url: "/organizations/{slug}/webhooks", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/webhooks", shows: heading },
+  ],
+  "organizations/:slug/webhooks/:endpointId": [
+    { area: "user", url: "/organizations/{slug}/webhooks/{endpointId}", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}/webhooks/{endpointId}", shows: heading },
+  ],
+  "organizations/:slug/webhooks/:endpointId/remove": [
+    { area: "user", url: "/organizations/{slug}/webhooks/{endpointId}/remove", shows: dialog },
+  ],
   "organizations/:slug/members/:memberId/remove": [
     { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
   ],
@@ -435,6 +446,14 @@ test.describe("axe, light and dark", () => {
       oidcConfig: { clientId: "a11y-client", clientSecret: "a11y-secret" },
     });
 
+    // A webhook endpoint (registered through its page's form; the answer links to it).
+    const registered = await page.request.post(`/organizations/${slug}/webhooks`, {
+      form: { intent: "create-webhook", url: "https://hooks.example.com/a11y", eventTypes: "team.changed" },
+      headers: { Origin: BASE_URL },
+    });
+    expect(registered.status()).toBe(200);
+    const endpointId = new RegExp(`/organizations/${slug}/webhooks/(c[a-z0-9]+)`).exec(await registered.text())![1]!;
+
     // The person invited, signed in in their own browser.
     const inviteePage = await elsewhere.newPage();
     const invitee = await signedInAccount(inviteePage, "en", "Katherine Johnson");
@@ -464,6 +483,7 @@ test.describe("axe, light and dark", () => {
       invitationId: invitation.id,
       providerId: provider.providerId,
       roleId: role.roleData.id,
+      endpointId,
     };
     const problems = await auditArea(page, "user", ids);
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));

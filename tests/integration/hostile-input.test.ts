@@ -62,6 +62,7 @@ let invitation: { id: string };
 /** An identity provider (SSO connection) of `org`: its pages and its SCIM page. */
 let provider: { providerId: string };
 let role: { id: string };
+let webhook: { id: string };
 let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -762,6 +763,14 @@ beforeAll(async () => {
       organizationId: org.id,
       samlConfig: JSON.stringify({ entryPoint: "https://idp.example.com/sso", certs: ["not a certificate"] }),
       domains: { create: { domain: "hostile.example.com", token: "hostile-token" } },
+    },
+  });
+  webhook = await prisma.webhookEndpoint.create({
+    data: {
+      organizationId: org.id,
+      url: "https://hooks.example.com/",
+      eventTypes: "team.changed",
+      secret: "v1.unused",
     },
   });
   redirectUser = await person("redirect");
@@ -1528,6 +1537,28 @@ const FORM_ROUTES = (): FormRoute[] => [
     intentOnly: true,
   },
   {
+    file: "routes/organizations/workspace/webhooks.tsx",
+    path: () => `/organizations/${org.slug}/webhooks`,
+    callers: ["guest", "user"],
+    intents: ["create-webhook"],
+    fields: ["url", "eventTypes"],
+  },
+  {
+    file: "routes/organizations/workspace/webhook.tsx",
+    path: () => `/organizations/${org.slug}/webhooks/${webhook.id}`,
+    callers: ["guest", "user"],
+    intents: ["set-enabled", "send-test", "replay"],
+    fields: ["enabled", "deliveryId"],
+  },
+  {
+    file: "routes/organizations/workspace/webhook-remove.tsx",
+    path: () => `/organizations/${org.slug}/webhooks/${webhook.id}/remove`,
+    callers: ["guest", "user"],
+    intents: ["delete-webhook"],
+    fields: [],
+    intentOnly: true,
+  },
+  {
     file: "routes/organizations/remove-member.tsx",
     path: () => `/organizations/${org.slug}/members/${member.id}/remove`,
     callers: ["guest", "user"],
@@ -1698,11 +1729,16 @@ const FORM_EXCEPTIONS: Record<string, { allow: (label: string) => boolean; why: 
     allow: (label) => label.startsWith("generate-scim-token:"),
     why: "Generate takes no input: any well-formed post of it from an owner makes a token and shows it once",
   },
+  "routes/organizations/workspace/webhook.tsx": {
+    allow: (label) => label.startsWith("send-test:"),
+    why: "Send test event takes no input: any well-formed post of it from an owner queues one test delivery",
+  },
 };
 const WRITES_BY_FORM: Record<string, readonly string[]> = {
   "routes/resources/signout.ts": ["Session"],
   "routes/admin/maintenance/database.tsx": ["AuditLog"],
   "routes/organizations/workspace/sso-scim.tsx": ["ScimToken", "AuditLog"],
+  "routes/organizations/workspace/webhook.tsx": ["WebhookDelivery", "AuditLog"],
 };
 
 const LOCALES = ["", "/fr", "/ja", "/zh-CN"] as const;

@@ -36,6 +36,8 @@ const loadModules = async () => ({
   ssoSignIn: await import("~/server/sso/sign-in.server"),
   apiKeys: await import("~/server/organization/api-keys.server"),
   apiKeyStore: await import("~/server/auth/api-keys.server"),
+  webhookEndpoints: await import("~/server/webhooks/endpoints.server"),
+  webhookDelivery: await import("~/server/webhooks/delivery.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -58,6 +60,9 @@ interface World {
   scimTokenId: string;
   /** An organization key the owner made. */
   apiKeyId: string;
+  /** A webhook endpoint of the organization and a delivery of it. */
+  webhookEndpointId: string;
+  webhookDeliveryId: string;
 }
 
 /** Who calls (the call passes them), the code of the refusal, and the call. */
@@ -688,6 +693,68 @@ const MODULES: {
       requestSession: "the session gate: the cookie or the key is the credential",
     },
   },
+
+  webhookEndpoints: {
+    checked: {
+      listEndpoints: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS",
+        (m, w) => m.webhookEndpoints.listEndpoints(w.member, w.organizationId),
+      ],
+      getEndpoint: [
+        "an outsider",
+        "WEBHOOK_NOT_FOUND",
+        (m, w) => m.webhookEndpoints.getEndpoint(w.outsider, w.webhookEndpointId),
+      ],
+      createEndpoint: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS",
+        (m, w) =>
+          m.webhookEndpoints.createEndpoint(
+            w.member,
+            {
+              organizationId: w.organizationId,
+              url: "https://hooks.example.com/",
+              eventTypes: ["team.changed"],
+              locale: "en",
+            },
+            meta,
+          ),
+      ],
+      setEndpointEnabled: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS",
+        (m, w) => m.webhookEndpoints.setEndpointEnabled(w.member, w.webhookEndpointId, false, meta),
+      ],
+      deleteEndpoint: [
+        "an outsider",
+        "WEBHOOK_NOT_FOUND",
+        (m, w) => m.webhookEndpoints.deleteEndpoint(w.outsider, w.webhookEndpointId, meta),
+      ],
+      sendTestEvent: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS",
+        (m, w) => m.webhookEndpoints.sendTestEvent(w.member, w.webhookEndpointId, meta),
+      ],
+      replayDelivery: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_MANAGE_WEBHOOKS",
+        (m, w) => m.webhookEndpoints.replayDelivery(w.member, w.webhookEndpointId, w.webhookDeliveryId, meta),
+      ],
+    },
+    noCallerCheck: {},
+  },
+
+  // Deliveries run on the job queue, for events the audit write published: no caller.
+  webhookDelivery: {
+    checked: {},
+    noCallerCheck: {
+      eventTypesOf: "maps an audited action to event types",
+      privateOriginAllowed: "reads configuration",
+      enqueueDelivery: "queues a delivery row that a checked verb (or the fan-out of a published event) made",
+      startWebhooks: "registers the audit listener at server start",
+    },
+  },
 };
 
 let db: TestDatabase;
@@ -750,6 +817,16 @@ beforeAll(async () => {
       organizationId: organization.id,
     },
   });
+  const webhookEndpoint = await prisma.webhookEndpoint.create({
+    data: {
+      organizationId: organization.id,
+      url: "https://hooks.example.com/",
+      eventTypes: "team.changed",
+      secret: "v1.unused",
+      deliveries: { create: { eventId: "msg_policy", eventType: "team.changed", payload: "{}", status: "failed" } },
+    },
+    include: { deliveries: true },
+  });
   world = {
     apiKeyId: apiKey.id,
     member: plain!,
@@ -762,6 +839,8 @@ beforeAll(async () => {
     invitationId: invitation.id,
     providerId: provider.providerId,
     scimTokenId: scimToken.id,
+    webhookEndpointId: webhookEndpoint.id,
+    webhookDeliveryId: webhookEndpoint.deliveries[0]!.id,
   };
 }, 60_000);
 
@@ -798,5 +877,7 @@ describe("the verbs' caller checks", () => {
     expect(await prisma.member.count({ where: { organizationId: world.organizationId } })).toBe(2);
     expect(await prisma.user.count({ where: { role: "admin" } })).toBe(0);
     expect(await prisma.scimToken.count()).toBe(1);
+    expect(await prisma.webhookEndpoint.count({ where: { enabled: true } })).toBe(1);
+    expect(await prisma.webhookDelivery.count()).toBe(1);
   });
 });

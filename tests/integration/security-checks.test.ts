@@ -170,6 +170,15 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       },
     });
 
+    const webhook = await app.prisma.webhookEndpoint.create({
+      data: {
+        organizationId: orgId,
+        url: "https://hooks.example.com/",
+        eventTypes: "team.changed",
+        secret: "v1.unused",
+      },
+    });
+
     // A sign-in waiting for its second step, for /signin/two-factor.
     const twoFactorUser = await createUser({ name: "pending-page" });
     await app.prisma.twoFactor.create({ data: { userId: twoFactorUser.id, verified: true } });
@@ -230,6 +239,13 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
         "admin",
         `/zh-CN/organizations/${slug}/sso/${provider.providerId}/scim`,
         "routes/organizations/workspace/sso-scim.tsx",
+      ],
+      ["admin", `/fr/organizations/${slug}/webhooks`, "routes/organizations/workspace/webhooks.tsx"],
+      ["admin", `/organizations/${slug}/webhooks/${webhook.id}`, "routes/organizations/workspace/webhook.tsx"],
+      [
+        "admin",
+        `/ja/organizations/${slug}/webhooks/${webhook.id}/remove`,
+        "routes/organizations/workspace/webhook-remove.tsx",
       ],
       [
         "admin",

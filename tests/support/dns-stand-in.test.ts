@@ -26,6 +26,15 @@ describe("the DNS stand-in", () => {
     await expect(resolver.resolve4("typed.example.com")).rejects.toMatchObject({ code: "ENODATA" });
   });
 
+  it("answers A and AAAA lookups from its address records, each family apart", async () => {
+    dns.setAddresses("hooks.Example.com.", ["10.0.0.7", "::1", "fe80::1:2"]);
+    expect(await resolver.resolve4("hooks.example.com")).toEqual(["10.0.0.7"]);
+    expect(await resolver.resolve6("hooks.example.com")).toEqual(["::1", "fe80::1:2"]);
+    await expect(resolver.resolveTxt("hooks.example.com")).rejects.toMatchObject({ code: "ENODATA" });
+    dns.clear("hooks.example.com");
+    await expect(resolver.resolve4("hooks.example.com")).rejects.toMatchObject({ code: "ENOTFOUND" });
+  });
+
   it("is set and cleared from another process through its control server", async () => {
     const control = dnsControl(dns.controlUrl!);
     await control.setTxt("remote.example.com", ["one"]);

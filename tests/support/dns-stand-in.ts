@@ -1,8 +1,9 @@
 /**
- * A DNS server on loopback (UDP) that answers TXT queries from records the test sets, so that
- * domain verification runs through node:dns as in production without the internet: the app
- * is pointed at it with DNS_SERVERS=127.0.0.1:<port>. A name with no record is NXDOMAIN; a
- * name with records answers them for TXT and nothing for other types.
+ * A DNS server on loopback (UDP) that answers TXT, A and AAAA queries from records the test
+ * sets, so that domain verification and the outbound fetch's address checks run through
+ * node:dns as in production without the internet: the app is pointed at it with
+ * DNS_SERVERS=127.0.0.1:<port>. A name with no record is NXDOMAIN; a name with records
+ * answers those of the asked type and nothing for other types.
  *
  * No DNS library is installed, and a TXT answer is a few bytes (RFC 1035 4.1): the header,
  * the question echoed, and per value a resource record pointing at the question's name
@@ -14,8 +15,11 @@
  */
 import { createSocket } from "node:dgram";
 import { createServer, type IncomingMessage } from "node:http";
+import { isIP } from "node:net";
 
+const TYPE_A = 1;
 const TYPE_TXT = 16;
+const TYPE_AAAA = 28;
 const CLASS_IN = 1;
 const TTL_SECONDS = 60;
 
@@ -27,6 +31,8 @@ export interface DnsStandIn {
   controlUrl: string | null;
   /** Replaces the TXT values of `name` (a trailing dot and case do not matter). */
   setTxt(name: string, values: string[]): void;
+  /** Replaces the A and AAAA records of `name` (IPv4 and IPv6 addresses). */
+  setAddresses(name: string, addresses: string[]): void;
   /** Removes the records of `name`, or all of them. */
   clear(name?: string): void;
   close(): Promise<void>;
@@ -52,19 +58,44 @@ function readQuestion(query: Buffer): { name: string; type: number; end: number 
   return { name: labels.join("."), type: query.readUInt16BE(offset), end: offset + 4 };
 }
 
-/** The answer to `query` from `records`. */
-function answer(query: Buffer, records: Map<string, string[]>): Buffer | null {
+/** The record data of an address: 4 bytes for IPv4, 16 for IPv6. */
+function addressBytes(address: string): Buffer {
+  if (isIP(address) === 4) return Buffer.from(address.split(".").map(Number));
+  const [head = "", tail = ""] = address.split("::");
+  const groups = (part: string) => (part ? part.split(":") : []);
+  const missing = 8 - groups(head).length - groups(tail).length;
+  const all = [...groups(head), ...Array<string>(address.includes("::") ? missing : 0).fill("0"), ...groups(tail)];
+  const bytes = Buffer.alloc(16);
+  all.forEach((group, index) => bytes.writeUInt16BE(parseInt(group, 16), index * 2));
+  return bytes;
+}
+
+/** The answer to `query` from `records` (TXT values) and `addresses` (A and AAAA). */
+function answer(query: Buffer, records: Map<string, string[]>, addresses: Map<string, string[]>): Buffer | null {
   const question = readQuestion(query);
   if (!question) return null;
-  const values = records.get(canonical(question.name));
+  const name = canonical(question.name);
+  const values = records.get(name);
+  const known = addresses.get(name);
+  const family = question.type === TYPE_A ? 4 : question.type === TYPE_AAAA ? 6 : 0;
+  const addressData = (known ?? []).filter((address) => family && isIP(address) === family).map(addressBytes);
   const answers = values && question.type === TYPE_TXT ? values : [];
   const header = Buffer.alloc(12);
   header.writeUInt16BE(query.readUInt16BE(0), 0); // the query's id
   const opcodeAndRd = query.readUInt16BE(2) & 0x7900;
   // QR, AA and RA set; NXDOMAIN (3) for a name without records.
-  header.writeUInt16BE(0x8000 | opcodeAndRd | 0x0400 | 0x0080 | (values ? 0 : 3), 2);
+  header.writeUInt16BE(0x8000 | opcodeAndRd | 0x0400 | 0x0080 | (values || known ? 0 : 3), 2);
   header.writeUInt16BE(1, 4);
-  header.writeUInt16BE(answers.length, 6);
+  header.writeUInt16BE(answers.length + addressData.length, 6);
+  const record = (type: number, data: Buffer) => {
+    const fixed = Buffer.alloc(12);
+    fixed.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
+    fixed.writeUInt16BE(type, 2);
+    fixed.writeUInt16BE(CLASS_IN, 4);
+    fixed.writeUInt32BE(TTL_SECONDS, 6);
+    fixed.writeUInt16BE(data.length, 10);
+    return Buffer.concat([fixed, data]);
+  };
   const records_ = answers.map((value) => {
     const bytes = Buffer.from(value, "utf8");
     const pieces: Buffer[] = [];
@@ -72,16 +103,10 @@ function answer(query: Buffer, records: Map<string, string[]>): Buffer | null {
       const piece = bytes.subarray(at, at + 255);
       pieces.push(Buffer.concat([Buffer.from([piece.length]), piece]));
     }
-    const data = Buffer.concat(pieces);
-    const fixed = Buffer.alloc(12);
-    fixed.writeUInt16BE(0xc00c, 0); // the name: a pointer to the question's
-    fixed.writeUInt16BE(TYPE_TXT, 2);
-    fixed.writeUInt16BE(CLASS_IN, 4);
-    fixed.writeUInt32BE(TTL_SECONDS, 6);
-    fixed.writeUInt16BE(data.length, 10);
-    return Buffer.concat([fixed, data]);
+    return record(TYPE_TXT, Buffer.concat(pieces));
   });
-  return Buffer.concat([header, query.subarray(12, question.end), ...records_]);
+  const addressRecords = addressData.map((data) => record(family === 4 ? TYPE_A : TYPE_AAAA, data));
+  return Buffer.concat([header, query.subarray(12, question.end), ...records_, ...addressRecords]);
 }
 
 function readBody(req: IncomingMessage): Promise<string> {
@@ -95,9 +120,10 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 export async function startDnsStandIn(options: { port?: number; controlPort?: number } = {}): Promise<DnsStandIn> {
   const records = new Map<string, string[]>();
+  const addresses = new Map<string, string[]>();
   const socket = createSocket("udp4");
   socket.on("message", (query, peer) => {
-    const reply = answer(query, records);
+    const reply = answer(query, records, addresses);
     if (reply) socket.send(reply, peer.port, peer.address);
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -106,7 +132,16 @@ export async function startDnsStandIn(options: { port?: number; controlPort?: nu
   });
 
   const setTxt = (name: string, values: string[]) => void records.set(canonical(name), [...values]);
-  const clear = (name?: string) => (name === undefined ? records.clear() : void records.delete(canonical(name)));
+  const setAddresses = (name: string, values: string[]) => void addresses.set(canonical(name), [...values]);
+  const clear = (name?: string) => {
+    if (name === undefined) {
+      records.clear();
+      addresses.clear();
+    } else {
+      records.delete(canonical(name));
+      addresses.delete(canonical(name));
+    }
+  };
 
   let control: ReturnType<typeof createServer> | null = null;
   let controlUrl: string | null = null;
@@ -143,6 +178,7 @@ export async function startDnsStandIn(options: { port?: number; controlPort?: nu
     port,
     controlUrl,
     setTxt,
+    setAddresses,
     clear,
     async close() {
       await new Promise<void>((resolve) => socket.close(() => resolve()));

@@ -130,13 +130,13 @@ function labels(language: string) {
  * alone, so an event written without it would be missing there. auditOrganization takes the
  * organization as a required argument.
  */
-const ORGANIZATION_CATEGORIES = ["organization", "sso", "scim", "payment", "api-key"];
+const ORGANIZATION_CATEGORIES = ["organization", "sso", "scim", "payment", "api-key", "webhook"];
 
 describe("organization events", () => {
   const { writes } = writtenAuditEvents();
 
   it("are found", () => {
-    for (const category of ["sso", "scim", "payment"]) {
+    for (const category of ["sso", "scim", "payment", "webhook"]) {
       expect(writes.some((write) => write.categories.includes(category))).toBe(true);
     }
   });

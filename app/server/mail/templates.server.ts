@@ -18,6 +18,7 @@ export const templateNames = [
   "email-in-use",
   "organization-invitation",
   "two-factor-code",
+  "webhook-disabled",
 ] as const;
 export type TemplateName = (typeof templateNames)[number];
 
@@ -34,6 +35,8 @@ export interface TemplateData {
   organizationName?: string;
   inviterName?: string;
   role?: string;
+  /** A webhook endpoint's address (its being turned off). */
+  endpointUrl?: string;
 }
 
 /** A template's own footer replaces the common one (an invitee may have no account yet). */
@@ -84,6 +87,7 @@ export function renderEmail(template: TemplateName, locale: string, data: Templa
     newEmail: data.newEmail ?? "",
     organizationName: data.organizationName ?? "",
     inviterName: data.inviterName ?? "",
+    endpointUrl: data.endpointUrl ?? "",
     role: new Intl.ListFormat(lng).format(
       (data.role ?? "")
         .split(",")

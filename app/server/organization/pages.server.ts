@@ -256,6 +256,8 @@ export async function shellOf(auth: AuthSession) {
     mayManageSso: active ? can(active, "sso", ["manage"]) : false,
     // The audit log is for the roles that may read it.
     mayReadAuditLog: active ? can(active, "auditLog", ["read"]) : false,
+    // Outgoing webhooks are for the roles that manage them.
+    mayManageWebhooks: active ? can(active, "webhook", ["manage"]) : false,
   };
 }
 

@@ -43,6 +43,7 @@ const TABLE: [Resource, string, boolean, boolean, boolean][] = [
   ["sso", "manage", true, true, false],
   ["auditLog", "read", true, true, false],
   ["apiKey", "manage", true, true, false],
+  ["webhook", "manage", true, true, false],
 ];
 
 describe("the organization permission table", () => {

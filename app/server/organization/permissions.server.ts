@@ -29,6 +29,8 @@ export const PERMISSIONS = {
   auditLog: ["read"],
   // The organization's API keys (docs/decisions/0027).
   apiKey: ["manage"],
+  // The organization's outgoing webhooks: endpoints, their deliveries, test events and replays.
+  webhook: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 
@@ -48,6 +50,7 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     sso: ["manage"],
     auditLog: ["read"],
     apiKey: ["manage"],
+    webhook: ["manage"],
   },
   member: {},
 };

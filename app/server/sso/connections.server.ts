@@ -42,7 +42,8 @@ import {
   type StoredSamlConfig,
 } from "./config.server";
 import { domainRecord, releaseRequirementWithoutDomains, syncDomains } from "./domains.server";
-import { checkIdpUrl, idpFetch, IdpFetchError, isPublicAddress } from "./idp-fetch.server";
+import { isPublicAddress } from "~/server/outbound-fetch.server";
+import { checkIdpUrl, idpFetch, IdpFetchError } from "./idp-fetch.server";
 import { parseIdpMetadata } from "./saml-metadata.server";
 
 // ---- wire input ----

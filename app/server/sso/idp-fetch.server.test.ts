@@ -36,7 +36,7 @@ describe("isPublicAddress", () => {
     ["::ffff:8.8.8.8", true],
     ["not-an-address", false],
   ])("%s is public: %s", async (address, expected) => {
-    const { isPublicAddress } = await load();
+    const { isPublicAddress } = await import("~/server/outbound-fetch.server");
     expect(isPublicAddress(address)).toBe(expected);
   });
 });

@@ -1,17 +1,18 @@
 /**
  * Every request the server makes to an identity provider (OIDC discovery, key sets, token and
- * user-info endpoints, SAML metadata) goes through `idpFetch`. An organization chooses these
- * URLs, so they are checked like any address a stranger hands the server (SSRF): https only,
- * and only public addresses, checked after DNS resolution, with the connection made to the
- * very addresses that were checked (a second lookup could answer differently). Origins listed
- * in SSO_IDP_ORIGIN are exempt: tests, and identity providers inside a company's network.
- * Redirects are not followed, the answer is cut at 1 MB, and each request has a deadline.
+ * user-info endpoints, SAML metadata) goes through `idpFetch`: the shared outbound fetch
+ * (`~/server/outbound-fetch.server`: https only, public addresses checked after DNS
+ * resolution, the socket pinned to them, no redirects) with the identity providers' limits
+ * (1 MB, 5 s). Origins listed in SSO_IDP_ORIGIN are exempt: tests, and identity providers
+ * inside a company's network. Refusals carry the SSO error reasons the connection forms show.
  */
-import { lookup as dnsLookup, type LookupAddress } from "node:dns";
-import { request as httpRequest, type IncomingMessage } from "node:http";
-import { request as httpsRequest } from "node:https";
-import { BlockList, isIP, type LookupFunction } from "node:net";
 import { loadEnv } from "~/server/env.server";
+import {
+  checkOutboundUrl,
+  outboundFetch,
+  OutboundFetchError,
+  type OutboundFailure,
+} from "~/server/outbound-fetch.server";
 
 export const IDP_FETCH_TIMEOUT_MS = 5_000;
 export const IDP_FETCH_MAX_BYTES = 1_000_000;
@@ -35,47 +36,16 @@ export class IdpFetchError extends Error {
   }
 }
 
-const NON_PUBLIC = new BlockList();
-for (const [network, prefix] of [
-  ["0.0.0.0", 8],
-  ["10.0.0.0", 8],
-  ["100.64.0.0", 10], // carrier-grade NAT
-  ["127.0.0.0", 8],
-  ["169.254.0.0", 16], // link-local, cloud metadata services
-  ["172.16.0.0", 12],
-  ["192.0.0.0", 24],
-  ["192.0.2.0", 24],
-  ["192.168.0.0", 16],
-  ["198.18.0.0", 15],
-  ["198.51.100.0", 24],
-  ["203.0.113.0", 24],
-  ["224.0.0.0", 4],
-  ["240.0.0.0", 4],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv4");
-}
-for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
-  ["64:ff9b::", 96], // NAT64 can reach IPv4 private space
-  ["100::", 64],
-  ["2001:db8::", 32],
-  ["fc00::", 7], // unique local
-  ["fe80::", 10], // link-local
-  ["ff00::", 8],
-] as const) {
-  NON_PUBLIC.addSubnet(network, prefix, "ipv6");
-}
+const REASONS: Record<OutboundFailure, IdpFetchFailure> = {
+  private_host: "discovery_private_host",
+  untrusted_origin: "discovery_untrusted_origin",
+  timeout: "timeout",
+  too_large: "too_large",
+  unreachable: "unreachable",
+};
 
-/** Whether `address` (IPv4 or IPv6, IPv4-mapped included) is a public unicast address. */
-export function isPublicAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return !NON_PUBLIC.check(address, "ipv4");
-  if (family !== 6) return false;
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (mapped) return !NON_PUBLIC.check(mapped[1]!, "ipv4");
-  return !NON_PUBLIC.check(address, "ipv6");
-}
+const asIdpError = (error: unknown) =>
+  error instanceof OutboundFetchError ? new IdpFetchError(REASONS[error.reason], error.message) : error;
 
 const allowedOrigin = (url: URL) => loadEnv().SSO_IDP_ORIGIN.includes(url.origin);
 
@@ -84,34 +54,11 @@ const allowedOrigin = (url: URL) => loadEnv().SSO_IDP_ORIGIN.includes(url.origin
  * Throws IdpFetchError("discovery_untrusted_origin").
  */
 export function checkIdpUrl(raw: string): URL {
-  let url: URL;
   try {
-    url = new URL(raw);
-  } catch {
-    throw new IdpFetchError("discovery_untrusted_origin", `Not a URL: ${raw}`);
+    return checkOutboundUrl(raw, allowedOrigin);
+  } catch (error) {
+    throw asIdpError(error);
   }
-  if (url.username || url.password)
-    throw new IdpFetchError("discovery_untrusted_origin", "URLs with credentials are refused");
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && allowedOrigin(url))) {
-    throw new IdpFetchError("discovery_untrusted_origin", `Only https URLs are allowed: ${url.origin}`);
-  }
-  return url;
-}
-
-/** A lookup that resolves once, refuses non-public answers, and hands the checked addresses to the socket. */
-function checkedLookup(exempt: boolean): LookupFunction {
-  return (hostname, options, callback) => {
-    dnsLookup(hostname, { ...options, all: true }, (error, addresses: LookupAddress[]) => {
-      if (error) return callback(error, "", 0);
-      const refused = exempt ? undefined : addresses.find((entry) => !isPublicAddress(entry.address));
-      if (refused) {
-        const failure = new IdpFetchError("discovery_private_host", `${hostname} resolves to a non-public address`);
-        return callback(failure as NodeJS.ErrnoException, "", 0);
-      }
-      if (options.all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0]!.address, addresses[0]!.family);
-    });
-  };
 }
 
 export interface IdpRequest {
@@ -123,58 +70,16 @@ export interface IdpRequest {
 
 /** Calls an identity provider under the rules above and returns its answer as a Response. */
 export async function idpFetch(raw: string, init: IdpRequest = {}): Promise<Response> {
-  const url = checkIdpUrl(raw);
-  const exempt = allowedOrigin(url);
-  // A literal address never goes through the lookup: check it here.
-  const literal = url.hostname.replace(/^\[|\]$/g, "");
-  if (isIP(literal) && !exempt && !isPublicAddress(literal)) {
-    throw new IdpFetchError("discovery_private_host", `${url.hostname} is not a public address`);
-  }
-  const send = url.protocol === "https:" ? httpsRequest : httpRequest;
-  const timeoutMs = init.timeoutMs ?? IDP_FETCH_TIMEOUT_MS;
-  return new Promise<Response>((resolve, reject) => {
-    const request = send(
-      url,
-      {
-        method: init.method ?? "GET",
-        headers: { "user-agent": "sso-client", ...init.headers },
-        lookup: checkedLookup(exempt),
-        timeout: timeoutMs,
-      },
-      (response: IncomingMessage) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        response.on("data", (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > IDP_FETCH_MAX_BYTES) {
-            request.destroy(
-              new IdpFetchError("too_large", `The answer of ${url.origin} exceeds ${IDP_FETCH_MAX_BYTES} bytes`),
-            );
-            return;
-          }
-          chunks.push(chunk);
-        });
-        response.on("end", () => {
-          const headers = new Headers();
-          for (const [name, value] of Object.entries(response.headers)) {
-            if (typeof value === "string") headers.set(name, value);
-            else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-          }
-          const status = response.statusCode ?? 502;
-          const body = status === 204 || status === 304 ? null : Buffer.concat(chunks);
-          resolve(new Response(body, { status, headers }));
-        });
-        response.on("error", reject);
-      },
-    );
-    request.on("timeout", () =>
-      request.destroy(new IdpFetchError("timeout", `${url.origin} did not answer in ${timeoutMs} ms`)),
-    );
-    request.on("error", (error) => {
-      reject(
-        error instanceof IdpFetchError ? error : new IdpFetchError("unreachable", `${url.origin}: ${error.message}`),
-      );
+  try {
+    return await outboundFetch(raw, {
+      ...init,
+      timeoutMs: init.timeoutMs ?? IDP_FETCH_TIMEOUT_MS,
+      maxBytes: IDP_FETCH_MAX_BYTES,
+      overflow: "fail",
+      exempt: allowedOrigin,
+      userAgent: "sso-client",
     });
-    request.end(init.body);
-  });
+  } catch (error) {
+    throw asIdpError(error);
+  }
 }

@@ -36,6 +36,8 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     roles: can(caller, "ac", ["read"]),
     // The organization's API keys are for the roles that manage them (owners and admins).
     apiKeys: can(caller, "apiKey", ["manage"]),
+    // Outgoing webhooks are for the roles that manage them (owners and admins).
+    webhooks: can(caller, "webhook", ["manage"]),
   };
 }
 
@@ -54,6 +56,7 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("billing"), label: t("nav.billing") },
     ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
     ...(loaderData.roles ? [{ to: path("roles"), label: t("nav.roles") }] : []),
+    ...(loaderData.webhooks ? [{ to: path("webhooks"), label: t("nav.webhooks") }] : []),
     ...(loaderData.auditLog ? [{ to: path("audit-log"), label: t("nav.auditLog") }] : []),
     ...(loaderData.apiKeys ? [{ to: path("api-keys"), label: t("nav.apiKeys") }] : []),
   ];
