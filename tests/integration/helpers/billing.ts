@@ -10,6 +10,7 @@ import { ListResourceSubscription$inboundSchema } from "@polar-sh/sdk/models/com
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startPolarStandIn, type PolarStandIn } from "../../support/polar-stand-in";
 import { startStripeStandIn, type StripeStandIn } from "../../support/stripe-stand-in";
+import { startWebhookReceiver, type WebhookReceiver } from "../../support/webhook-receiver";
 import { startTestApp, type TestApp } from "./app";
 import { applySetCookies, makeTestClient, type TestClient } from "./auth-client";
 import { PASSWORD } from "./factories";
@@ -54,11 +55,14 @@ export function billingSuite(provider: ProviderId, more?: (tools: BillingSuiteTo
   let app: TestApp;
   let stripe: StripeStandIn;
   let polar: PolarStandIn;
+  let receiver: WebhookReceiver;
+  const secret = `billing-${provider}-secret-0123456789abcdefghij`;
   const active = () => (provider === "stripe" ? stripe : polar);
   const unused = () => (provider === "stripe" ? polar : stripe);
   const webhookPath = provider === "stripe" ? "/api/auth/stripe/webhook" : "/api/auth/polar/webhooks";
 
   beforeAll(async () => {
+    receiver = await startWebhookReceiver();
     stripe = await startStripeStandIn({ secretKey: "sk_test_suite", webhookSecret: "whsec_suite", prices: stripeIds });
     polar = await startPolarStandIn({
       accessToken: "polar_oat_suite",
@@ -74,12 +78,15 @@ export function billingSuite(provider: ProviderId, more?: (tools: BillingSuiteTo
       POLAR_ACCESS_TOKEN: "polar_oat_suite",
       POLAR_WEBHOOK_SECRET: "polar_whs_suite",
       POLAR_API_BASE_URL: polar.url,
+      // The organization's own outgoing webhooks reach the tests' receiver on loopback.
+      WEBHOOK_PRIVATE_ORIGINS: receiver.origin,
+      JOB_POLL_INTERVAL_MS: "500",
     };
     for (const key of Object.keys(PLANS) as (keyof typeof PLANS)[]) {
       env[`STRIPE_PRICE_${key}`] = idOf(stripeIds, key);
       env[`POLAR_PRODUCT_${key}`] = idOf(polarIds, key);
     }
-    app = await startTestApp({ secret: `billing-${provider}-secret-0123456789abcdefghij`, env });
+    app = await startTestApp({ secret, env });
     active().setWebhookUrl(app.base + webhookPath);
     unused().setWebhookUrl(app.base + webhookPath);
   }, 60_000);
@@ -87,6 +94,7 @@ export function billingSuite(provider: ProviderId, more?: (tools: BillingSuiteTo
     await app?.stop();
     await stripe?.close();
     await polar?.close();
+    await receiver?.close();
   });
 
   let counter = 0;
@@ -278,9 +286,25 @@ export function billingSuite(provider: ProviderId, more?: (tools: BillingSuiteTo
         referenceId: org!.id,
       });
       expect(refusedForm.status).toBe(403);
+      // The organization's webhook endpoint for subscription changes (with a known secret).
+      const { encryptSecret } = await import("~/server/crypto.server");
+      const signing = `whsec_${Buffer.from(`${provider}-subscription-hook-secret`).toString("base64")}`;
+      const hookPath = `/subscription-${provider}-${Date.now()}`;
+      await app.prisma.webhookEndpoint.create({
+        data: {
+          organizationId: org!.id,
+          url: receiver.register(hookPath, signing),
+          eventTypes: "subscription.changed",
+          secret: encryptSecret(secret, signing),
+        },
+      });
 
       await pay((await startCheckout(owner, "team", { referenceId: org!.id })).data!.url);
       expect(await subscriptionOf(org!.id)).toMatchObject({ plan: "team", status: "trialing", seats: 5 });
+      // The provider's webhook changed the organization's subscription: its endpoint hears of it, signed.
+      const deadline = Date.now() + 20_000;
+      while (!receiver.at(hookPath).length && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
+      expect(receiver.at(hookPath)[0]).toMatchObject({ type: "subscription.changed", verified: true, status: 200 });
       expect(await listed(owner, org!.id)).toEqual([expect.objectContaining({ plan: "team" })]);
       // The member sees the organization's plan (active organization) but cannot cancel it.
       await member.client.organization.setActive({ organizationId: org!.id });
