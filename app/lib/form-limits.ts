@@ -14,6 +14,12 @@ export const SLUG_MAX = 48;
 /** better-auth's providerId as the product keeps it: it names the callback addresses. */
 export const PROVIDER_ID_MAX = 64;
 
+/** The admin users table's page sizes, and the ban durations (days) an admin picks from. */
+export const PAGE_SIZES = [5, 20, 50, 100] as const;
+export const BAN_DURATIONS = ["permanent", "1", "7", "30"] as const;
+/** The longest reason an admin may give for resetting someone's two-factor (users.server.ts keeps to it). */
+export const RESET_REASON_MAX = 500;
+
 /** The second-step page's views (`?method=`). */
 export const SECOND_STEP_METHODS = ["totp", "backup-code", "otp"] as const;
 export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];
