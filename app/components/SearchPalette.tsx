@@ -23,10 +23,11 @@ export function SearchPalette() {
   const [onMac, setOnMac] = useState(false);
   useEffect(() => setOnMac(/Mac|iPhone|iPad/.test(navigator.platform)), []);
 
-  // Opened with its (empty) content; the search field focuses itself when it arrives.
-  useEffect(() => {
-    if (isOpen && !dialog.current?.open) dialog.current?.showModal();
-  }, [isOpen]);
+  // The dialog opens when its content has arrived (SearchResults shows it), so keys typed at
+  // once reach the search field.
+  function open() {
+    setIsOpen(true);
+  }
 
   function go(path: string) {
     dialog.current?.close();
@@ -38,7 +39,7 @@ export function SearchPalette() {
       if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === "k") {
         event.preventDefault();
         if (dialog.current?.open) dialog.current.close();
-        else setIsOpen(true);
+        else open();
       }
     }
     window.addEventListener("keydown", onKey);
@@ -49,7 +50,7 @@ export function SearchPalette() {
     <>
       <button
         type="button"
-        onClick={() => setIsOpen(true)}
+        onClick={open}
         aria-keyshortcuts="Control+K Meta+K"
         className="js-only flex items-center gap-2 rounded-md border border-slate-200 px-2 py-1.5 text-sm text-slate-600 dark:text-slate-400 hover:border-slate-300 dark:border-slate-700 dark:hover:border-slate-600"
       >
@@ -68,7 +69,7 @@ export function SearchPalette() {
       >
         {isOpen ? (
           <Suspense fallback={null}>
-            <SearchResults onGo={go} />
+            <SearchResults dialog={dialog} onGo={go} />
           </Suspense>
         ) : null}
       </dialog>

@@ -1,4 +1,4 @@
-import { useId, useMemo, useState } from "react";
+import { useEffect, useId, useMemo, useRef, useState, type RefObject } from "react";
 import { Icon } from "~/components/Icon";
 import { canOpen, pages } from "~/config/navigation";
 import { useTranslation } from "~/lib/translations";
@@ -9,13 +9,26 @@ import { useLocalize, useRootData } from "~/lib/use-root-data";
  * address holds the query. Loaded when the palette first opens (decision 0031); the input
  * is a combobox driving a listbox with the arrow keys, Enter opens the active page.
  */
-export default function SearchResults({ onGo }: { onGo: (path: string) => void }) {
+export default function SearchResults({
+  dialog,
+  onGo,
+}: {
+  dialog: RefObject<HTMLDialogElement | null>;
+  onGo: (path: string) => void;
+}) {
   const { t } = useTranslation();
   const localize = useLocalize();
   const user = useRootData()?.user ?? null;
   const listId = useId();
   const [query, setQuery] = useState("");
   const [active, setActive] = useState(0);
+  const input = useRef<HTMLInputElement>(null);
+
+  // The palette's dialog opens with its content in place, the search field focused.
+  useEffect(() => {
+    if (!dialog.current?.open) dialog.current?.showModal();
+    input.current?.focus();
+  }, [dialog]);
 
   const results = useMemo(() => {
     const needle = query.trim().toLocaleLowerCase();
@@ -42,7 +55,7 @@ export default function SearchResults({ onGo }: { onGo: (path: string) => void }
       <div className="flex items-center gap-2 border-b border-slate-200 px-3 dark:border-slate-700">
         <Icon name="search" className="size-4 text-slate-400" />
         <input
-          autoFocus
+          ref={input}
           role="combobox"
           aria-expanded="true"
           aria-controls={listId}
