@@ -15,6 +15,8 @@ export const organizationSections = [
   "billing",
   "sso",
   "audit-log",
+  "api-keys",
+  "roles",
 ] as const;
 export type OrganizationSection = (typeof organizationSections)[number];
 

@@ -7,7 +7,8 @@
  */
 import { Prisma, prisma } from "~/server/db.server";
 
-export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim";
+export type AuditCategory =
+  "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key";
 
 export interface AuditEvent {
   userId?: string | null;
