@@ -8,7 +8,7 @@ import { inputClass } from "~/components/ui/Input";
 import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
-import { EXPIRY_DAYS, RATE_WINDOWS, REFILL_PERIODS } from "~/lib/api-key-forms";
+import { EXPIRY_DAYS, RATE_WINDOWS, REFILL_PERIODS } from "~/lib/form-limits";
 import { useTranslation } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 

@@ -20,6 +20,11 @@ export const BAN_DURATIONS = ["permanent", "1", "7", "30"] as const;
 /** The longest reason an admin may give for resetting someone's two-factor (users.server.ts keeps to it). */
 export const RESET_REASON_MAX = 500;
 
+/** An API key's fixed choices: expiry (days), budget refill and rate-limit windows (ms). */
+export const EXPIRY_DAYS = ["none", "7", "30", "90", "365"] as const;
+export const REFILL_PERIODS = { none: 0, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
+export const RATE_WINDOWS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
+
 /** The second-step page's views (`?method=`). */
 export const SECOND_STEP_METHODS = ["totp", "backup-code", "otp"] as const;
 export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];
