@@ -1,4 +1,5 @@
-import { useEffect } from "react";
+import { useContext, useEffect } from "react";
+import { I18nContext } from "react-i18next";
 import { useTranslation } from "~/lib/translations";
 import {
   data,
@@ -10,7 +11,6 @@ import {
   ScrollRestoration,
   type ShouldRevalidateFunctionArgs,
 } from "react-router";
-import { useChangeLanguage } from "remix-i18next/react";
 import type { Route } from "./+types/root";
 import { withTranslations } from "~/lib/translations";
 import "./app.css";
@@ -46,10 +46,20 @@ export const middleware: Route.MiddlewareFunction[] = [
   routeRulesMiddleware,
 ];
 
-// Only the browser's instance ever changes language (the server has one per locale), and
-// remix-i18next's hook reaches it through react-i18next's costly useTranslation: the server
-// skips it. The choice is fixed per runtime, so every render calls the same hooks.
-const useBrowserLanguage: (locale: string) => void = typeof document === "undefined" ? () => {} : useChangeLanguage;
+/**
+ * Switches the browser's i18next instance to the page's language after a client-side
+ * navigation into another one (its namespaces are loaded first, by `withTranslations`). It
+ * reads the instance from the context, not through react-i18next's useTranslation as
+ * remix-i18next's useChangeLanguage does: that hook and the shim it brings would be a few KB
+ * of every page's JavaScript for one effect (decision 0031). The server's instances never
+ * change language, and effects do not run there.
+ */
+function useBrowserLanguage(locale: string) {
+  const { i18n } = useContext(I18nContext);
+  useEffect(() => {
+    if (i18n.language !== locale) void i18n.changeLanguage(locale);
+  }, [locale, i18n]);
+}
 
 /** Every page uses the shared strings; each route adds its own namespaces (remix-i18next's convention). */
 export const handle = { i18n: ["common"] };

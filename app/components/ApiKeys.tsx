@@ -8,7 +8,7 @@ import { inputClass } from "~/components/ui/Input";
 import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
-import { createKeySchema, EXPIRY_DAYS, RATE_WINDOWS, REFILL_PERIODS } from "~/lib/api-key-forms";
+import { EXPIRY_DAYS, RATE_WINDOWS, REFILL_PERIODS } from "~/lib/form-limits";
 import { useTranslation } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
 
@@ -168,12 +168,16 @@ function KeyItem({ row }: { row: KeyRow }) {
 
 function CreateKeyForm({ grantable }: { grantable: string[] }) {
   const { t } = useTranslation("apiKeys");
-  const { fetcher, form, fields, pending } = useSectionForm("create-key", createKeySchema, {
-    expiry: "none",
-    permission: grantable,
-    refill: "none",
-    rateWindow: "day",
-  });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "create-key",
+    () => import("~/lib/api-key-forms").then((m) => m.createKeySchema),
+    {
+      expiry: "none",
+      permission: grantable,
+      refill: "none",
+      rateWindow: "day",
+    },
+  );
   const select = (field: typeof fields.expiry | typeof fields.refill | typeof fields.rateWindow) => {
     const { key, ...props } = getSelectProps(field, { ariaAttributes: true });
     return { key, props };

@@ -1,7 +1,7 @@
 import { Form, useLocation } from "react-router";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
-import { organizationPath } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { useTranslation } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 

@@ -1,4 +1,4 @@
-import { roleNames } from "~/lib/organization-forms";
+import { roleNames } from "~/lib/organization-paths";
 import { useTranslation } from "~/lib/translations";
 
 /** A member's role in words: "Admin, Member" for one with two roles; one without a translation reads as its name. */

@@ -1,49 +1,33 @@
-import { useEffect, useId, useMemo, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useTranslation } from "~/lib/translations";
 import { useNavigate } from "react-router";
 import { Icon } from "~/components/Icon";
-import { canOpen, pages } from "~/config/navigation";
 import { navigateTo } from "~/lib/navigate";
-import { useLocalize, useRootData } from "~/lib/use-root-data";
+import { useLocalize } from "~/lib/use-root-data";
+
+const SearchResults = lazy(() => import("~/components/SearchResults"));
 
 /**
  * Ctrl/Cmd+K palette over the pages this visitor may open. A native <dialog> gives focus
- * trapping and Escape; the input is a combobox driving a listbox with the arrow keys.
+ * trapping and Escape; its field and results (SearchResults) load when it first opens.
  */
 export function SearchPalette() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const localize = useLocalize();
-  const user = useRootData()?.user ?? null;
   const dialog = useRef<HTMLDialogElement>(null);
-  const listId = useId();
-  const [query, setQuery] = useState("");
-  const [active, setActive] = useState(0);
-  // The list is only rendered while the palette is open: no page pays for it on the server.
+  // The field and list are only rendered while the palette is open: no page pays for them on
+  // the server, nor loads their code before the palette is first opened.
   const [isOpen, setIsOpen] = useState(false);
   // The shortcut's name on this keyboard; the server cannot know it, so it says Ctrl first.
   const [onMac, setOnMac] = useState(false);
   useEffect(() => setOnMac(/Mac|iPhone|iPad/.test(navigator.platform)), []);
 
-  const results = useMemo(() => {
-    if (!isOpen) return [];
-    const needle = query.trim().toLocaleLowerCase();
-    return pages
-      .filter((page) => canOpen(page.access, user))
-      .map((page) => ({ ...page, title: t(page.titleKey) }))
-      .filter((page) => !needle || page.title.toLocaleLowerCase().includes(needle) || page.path.includes(needle));
-  }, [isOpen, query, user, t]);
-
+  // The dialog opens when its content has arrived (SearchResults shows it), so keys typed at
+  // once reach the search field.
   function open() {
-    setQuery("");
-    setActive(0);
     setIsOpen(true);
   }
-
-  // Opened once its content is there, so the dialog focuses the search field.
-  useEffect(() => {
-    if (isOpen && !dialog.current?.open) dialog.current?.showModal();
-  }, [isOpen]);
 
   function go(path: string) {
     dialog.current?.close();
@@ -61,18 +45,6 @@ export function SearchPalette() {
     window.addEventListener("keydown", onKey);
     return () => window.removeEventListener("keydown", onKey);
   });
-
-  function onInputKey(event: React.KeyboardEvent) {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      const step = event.key === "ArrowDown" ? 1 : -1;
-      setActive((i) => (results.length ? (i + step + results.length) % results.length : 0));
-    } else if (event.key === "Enter") {
-      event.preventDefault();
-      const page = results[active];
-      if (page) go(page.path);
-    }
-  }
 
   return (
     <>
@@ -96,48 +68,9 @@ export function SearchPalette() {
         className="m-auto mt-[15vh] w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
         {isOpen ? (
-          <>
-            <div className="flex items-center gap-2 border-b border-slate-200 px-3 dark:border-slate-700">
-              <Icon name="search" className="size-4 text-slate-400" />
-              <input
-                autoFocus
-                role="combobox"
-                aria-expanded="true"
-                aria-controls={listId}
-                aria-activedescendant={results[active] ? `${listId}-${active}` : undefined}
-                aria-label={t("search.label")}
-                placeholder={t("search.placeholder")}
-                value={query}
-                onChange={(event) => {
-                  setQuery(event.target.value);
-                  setActive(0);
-                }}
-                onKeyDown={onInputKey}
-                className="h-12 flex-1 bg-transparent text-sm outline-none placeholder:text-slate-400"
-              />
-            </div>
-            <ul id={listId} role="listbox" aria-label={t("search.results")} className="max-h-72 overflow-y-auto p-2">
-              {results.map((page, index) => (
-                <li
-                  key={page.path}
-                  id={`${listId}-${index}`}
-                  role="option"
-                  aria-selected={index === active}
-                  onMouseEnter={() => setActive(index)}
-                  onClick={() => go(page.path)}
-                  className="flex cursor-pointer items-center justify-between rounded-md px-3 py-2 text-sm aria-selected:bg-primary-50 aria-selected:text-primary-800 dark:aria-selected:bg-primary-950 dark:aria-selected:text-primary-200"
-                >
-                  {page.title}
-                  <span className="text-xs text-slate-600 dark:text-slate-400">{localize(page.path)}</span>
-                </li>
-              ))}
-              {results.length === 0 ? (
-                <li className="px-3 py-6 text-center text-sm text-slate-600 dark:text-slate-400">
-                  {t("search.empty")}
-                </li>
-              ) : null}
-            </ul>
-          </>
+          <Suspense fallback={null}>
+            <SearchResults dialog={dialog} onGo={go} />
+          </Suspense>
         ) : null}
       </dialog>
     </>

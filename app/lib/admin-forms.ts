@@ -1,15 +1,12 @@
 import { z } from "zod";
 import { email, name, newPassword } from "~/lib/auth-forms";
+import { BAN_DURATIONS, PAGE_SIZES, RESET_REASON_MAX } from "~/lib/form-limits";
 
 /**
  * The admin console's user forms and the users table's URL state, shared by the actions,
  * the loaders and the browser (conform). Shape only: the admin services decide.
  */
 
-export const PAGE_SIZES = [5, 20, 50, 100] as const;
-export const BAN_DURATIONS = ["permanent", "1", "7", "30"] as const;
-/** The longest reason an admin may give for resetting someone's two-factor (users.server.ts keeps to it). */
-export const RESET_REASON_MAX = 500;
 const role = z.enum(["user", "admin"]);
 
 /** The users table as the URL says it (search, filters, order, page): shareable views. */

@@ -5,11 +5,8 @@
  * fixed choices.
  */
 import { z } from "zod";
+import { EXPIRY_DAYS, RATE_WINDOWS, REFILL_PERIODS } from "~/lib/form-limits";
 import { isSingleLine } from "~/lib/text";
-
-export const EXPIRY_DAYS = ["none", "7", "30", "90", "365"] as const;
-export const REFILL_PERIODS = { none: 0, day: 86_400_000, week: 7 * 86_400_000, month: 30 * 86_400_000 } as const;
-export const RATE_WINDOWS = { minute: 60_000, hour: 3_600_000, day: 86_400_000 } as const;
 
 const count = (max: number) => z.coerce.number().int().min(1).max(max);
 const REQUIRED = "auth:form.required";

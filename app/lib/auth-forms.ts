@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from "~/lib/form-limits";
 import { isSingleLine } from "~/lib/text";
 
 /**
@@ -10,11 +11,6 @@ import { isSingleLine } from "~/lib/text";
  * catalogue codes read `auth:errors.<CODE>`, "auth:…" keys read themselves, and zod's own
  * messages arrive already in the page language through `zodErrorMap(locale)`.
  */
-
-/** The password limits of the product (password.server.ts enforces the same ones). */
-export const PASSWORD_MIN = 8;
-export const PASSWORD_MAX = 128;
-export const NAME_MAX = 100;
 
 const REQUIRED = "auth:form.required";
 

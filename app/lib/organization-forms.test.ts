@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createOrganizationSchema, isSlug, slugify, updateOrganizationSchema } from "./organization-forms";
+import { createOrganizationSchema, isSlug, updateOrganizationSchema } from "./organization-forms";
+import { slugify } from "./organization-paths";
 
 describe("slugify", () => {
   it("makes a slug of lowercase ASCII letters and digits from a name", () => {

@@ -1,5 +1,6 @@
 import { z } from "zod";
-import { email, NAME_MAX } from "~/lib/auth-forms";
+import { email } from "~/lib/auth-forms";
+import { NAME_MAX, SLUG_MAX } from "~/lib/form-limits";
 import { isSingleLine } from "~/lib/text";
 
 /**
@@ -8,7 +9,6 @@ import { isSingleLine } from "~/lib/text";
  * who may do what, and whether a slug is free, is for the services.
  */
 
-export const SLUG_MAX = 48;
 const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 /** Paths under /organizations that a slug would be hidden behind. */
 const RESERVED_SLUGS = ["new"];
@@ -139,31 +139,8 @@ export function permissionOfCells(cells: readonly string[] = []): Record<string,
   return permission;
 }
 
-/** An organization's sections, each a page of its own; "" is its overview. */
-export const organizationSections = [
-  "",
-  "members",
-  "invitations",
-  "teams",
-  "settings",
-  "billing",
-  "sso",
-  "webhooks",
-  "audit-log",
-  "api-keys",
-  "roles",
-] as const;
-export type OrganizationSection = (typeof organizationSections)[number];
-
-/** The unprefixed address of an organization's section (its overview without one). */
-export const organizationPath = (slug: string, section: OrganizationSection = "") =>
-  `/organizations/${slug}${section ? `/${section}` : ""}`;
-
 /** The members section's URL state: which page of its members. */
 export const membersViewSchema = z.object({ page: z.coerce.number().int().min(1).max(100_000).catch(1) });
-
-/** `path` (the members section, or a dialog over it) on page `page` of its members; page 1 is the plain address. */
-export const membersPath = (path: string, page: number) => (page > 1 ? `${path}?page=${page}` : path);
 
 /** The team dialog's URL state: the search for members to add. */
 export const teamViewSchema = z.object({ q: z.string().trim().max(256).catch("") });
@@ -190,30 +167,7 @@ export function deleteOrganizationSchema(expected: string) {
   });
 }
 
-/**
- * A slug made from a name: accents dropped, lowercase ASCII letters and digits joined by
- * dashes. Names in other scripts give "" (the server then picks one).
- */
-export function slugify(text: string): string {
-  return text
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, SLUG_MAX)
-    .replace(/-+$/, "");
-}
-
 /** Whether `value` is a slug the create form would accept (the live check asks only about those). */
 export function isSlug(value: string): boolean {
   return slug.safeParse(value).success;
-}
-
-/** A member's roles ("admin,member") as names to translate under `organization:roles.*`. */
-export function roleNames(role: string): string[] {
-  return role
-    .split(",")
-    .map((name) => name.trim())
-    .filter(Boolean);
 }

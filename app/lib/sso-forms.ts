@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { PROVIDER_ID_MAX } from "~/lib/form-limits";
 import { isSingleLine } from "~/lib/text";
 
 /**
@@ -11,8 +12,9 @@ import { isSingleLine } from "~/lib/text";
 const REQUIRED = "auth:form.required";
 const SINGLE_LINE = { error: "auth:form.invalidCharacters" } as const;
 
-/** better-auth's providerId as the product keeps it: it names the callback addresses. */
-export const PROVIDER_ID_MAX = 64;
+/** The sign-in page's single sign-on step: a work email, a domain or an organization's slug. */
+export const ssoSignInSchema = z.object({ identifier: z.string().trim().min(1).max(320) });
+
 const providerId = z
   .string({ error: REQUIRED })
   .trim()
@@ -103,7 +105,3 @@ export const ssoRequiredSchema = z.object({
   intent: z.literal("set-sso-required"),
   required: z.enum(["true", "false"]).transform((value) => value === "true"),
 });
-
-/** The unprefixed addresses of the single sign-on section, a connection, and its SCIM page. */
-export const ssoPath = (slug: string, providerId?: string, sub?: "remove" | "scim" | "new") =>
-  `/organizations/${slug}/sso${providerId ? `/${encodeURIComponent(providerId)}` : ""}${sub ? `/${sub}` : ""}`;

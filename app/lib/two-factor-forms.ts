@@ -29,7 +29,3 @@ export const verifySetupSchema = z.object({
 export const revealSchema = z.object({ intent: z.literal("reveal"), password, backupCodes: shownBackupCodes });
 export const disableSchema = z.object({ intent: z.literal("disable"), password });
 export const regenerateSchema = z.object({ intent: z.literal("regenerate"), password });
-
-/** The second-step page's views (`?method=`). */
-export const SECOND_STEP_METHODS = ["totp", "backup-code", "otp"] as const;
-export type SecondStepMethod = (typeof SECOND_STEP_METHODS)[number];

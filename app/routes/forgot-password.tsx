@@ -92,7 +92,9 @@ function ForgotPasswordForm() {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("forgot-password");
-  const [form, fields] = usePageForm(forgotPasswordSchema, { lastResult: actionData?.result });
+  const [form, fields] = usePageForm(() => import("~/lib/auth-forms").then((m) => m.forgotPasswordSchema), {
+    lastResult: actionData?.result,
+  });
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
       <input type="hidden" name="intent" value="forgot-password" />

@@ -11,7 +11,8 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { PASSWORD_MAX, PASSWORD_MIN, resetPasswordSchema } from "~/lib/auth-forms";
+import { resetPasswordSchema } from "~/lib/auth-forms";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/form-limits";
 import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
 import { isResetTokenValid, resetPassword } from "~/server/auth/account-management.server";
@@ -90,7 +91,9 @@ function ResetPasswordForm({ token }: { token: string }) {
   const localize = useLocalize();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("reset-password");
-  const [form, fields] = usePageForm(resetPasswordSchema, { lastResult: actionData?.result });
+  const [form, fields] = usePageForm(() => import("~/lib/auth-forms").then((m) => m.resetPasswordSchema), {
+    lastResult: actionData?.result,
+  });
   const tokenRejected = form.errors?.some((code) => code === "INVALID_TOKEN" || code === "TOKEN_EXPIRED");
   return (
     <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

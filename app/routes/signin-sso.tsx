@@ -1,6 +1,5 @@
 import { getFormProps } from "@conform-to/react";
 import { Form, redirect, useActionData, useLocation } from "react-router";
-import { z } from "zod";
 import type { Route } from "./+types/signin-sso";
 import { AppLink } from "~/components/AppLink";
 import { AuthCard, linkClass, Notice } from "~/components/ui/AuthCard";
@@ -12,6 +11,7 @@ import { usePageForm } from "~/components/ui/section-form";
 import { navigation } from "~/config/navigation";
 import { localizePath } from "~/i18n/config";
 import { withRedirect } from "~/lib/safe-redirect";
+import { ssoSignInSchema } from "~/lib/sso-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -50,8 +50,6 @@ export const headers: Route.HeadersFunction = ({ actionHeaders }) => actionHeade
 export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
-const ssoSchema = z.object({ identifier: z.string().trim().min(1).max(320) });
-
 /** An address names its domain's connection; a name with a dot, a domain; anything else, an organization's slug. */
 function selectorOf(identifier: string) {
   if (identifier.includes("@")) return { email: identifier.toLowerCase() };
@@ -63,7 +61,7 @@ export const action = pageAction({
   auth: "optional",
   intents: (intent) => ({
     sso: intent({
-      schema: ssoSchema,
+      schema: ssoSignInSchema,
       rateLimit: "/sign-in/sso",
       fields: { NO_PROVIDER_FOUND: "identifier", INVALID_SSO_PROVIDER: "identifier" },
       async run({ args, value: { identifier }, locale }) {
@@ -87,7 +85,7 @@ export default function SignInSso({ loaderData }: Route.ComponentProps) {
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("sso");
   const { failure, email } = loaderData;
-  const [form, fields] = usePageForm(ssoSchema, {
+  const [form, fields] = usePageForm(() => import("~/lib/sso-forms").then((m) => m.ssoSignInSchema), {
     lastResult: actionData?.result,
     defaultValue: { identifier: email },
   });

@@ -15,7 +15,8 @@ import { localizePath } from "~/i18n/config";
 import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { SECOND_STEP_METHODS, secondStepSchema, type SecondStepMethod } from "~/lib/two-factor-forms";
+import { secondStepSchema } from "~/lib/two-factor-forms";
+import { SECOND_STEP_METHODS, type SecondStepMethod } from "~/lib/form-limits";
 import { useLocalize } from "~/lib/use-root-data";
 import { redirectParam } from "~/server/auth/guards.server";
 import { pendingMethods, pendingSignIn, sendOtp, verifySecondStep } from "~/server/auth/two-factor.server";
@@ -171,7 +172,7 @@ function CodeForm({ method }: { method: SecondStepMethod }) {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent(method);
-  const [form, fields] = usePageForm(secondStepSchema, {
+  const [form, fields] = usePageForm(() => import("~/lib/two-factor-forms").then((m) => m.secondStepSchema), {
     lastResult: actionData?.result,
     defaultValue: { intent: method, trustDevice: false },
   });

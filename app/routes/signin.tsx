@@ -136,7 +136,10 @@ export default function SignIn({ loaderData }: Route.ComponentProps) {
   const resendResult = actionData?.intent === "send-verification" ? actionData.result : undefined;
   const pending = usePendingIntent("sign-in");
 
-  const [form, fields] = usePageForm(signInSchema, { lastResult: signInResult, defaultValue: { rememberMe: true } });
+  const [form, fields] = usePageForm(() => import("~/lib/auth-forms").then((m) => m.signInSchema), {
+    lastResult: signInResult,
+    defaultValue: { rememberMe: true },
+  });
 
   // Links to the other guest pages keep the page to come back to.
   const redirect = new URLSearchParams(location.search).get("redirect");

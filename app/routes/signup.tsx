@@ -13,7 +13,8 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
 import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { PASSWORD_MAX, PASSWORD_MIN, signUpSchema } from "~/lib/auth-forms";
+import { signUpSchema } from "~/lib/auth-forms";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/form-limits";
 import { withRedirect } from "~/lib/safe-redirect";
 import { seo } from "~/lib/seo";
 import { useLocalize } from "~/lib/use-root-data";
@@ -154,7 +155,7 @@ function SignUpForm({ invitedEmail }: { invitedEmail: string | null }) {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("sign-up");
-  const [form, fields] = usePageForm(signUpSchema, {
+  const [form, fields] = usePageForm(() => import("~/lib/auth-forms").then((m) => m.signUpSchema), {
     lastResult: actionData?.result,
     defaultValue: invitedEmail ? { email: invitedEmail } : undefined,
   });

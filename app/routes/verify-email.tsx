@@ -158,7 +158,7 @@ function ResendForm({ email }: { email: string }) {
   const { t } = useTranslation("auth");
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("send-verification");
-  const [form, fields] = usePageForm(sendVerificationSchema, {
+  const [form, fields] = usePageForm(() => import("~/lib/auth-forms").then((m) => m.sendVerificationSchema), {
     lastResult: actionData?.result,
     defaultValue: { email },
   });

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/new-user";
 import { SubmitButton } from "~/components/ui/Button";
@@ -7,6 +6,7 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { createUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -53,10 +53,8 @@ export default function NewUser({ loaderData }: Route.ComponentProps) {
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("create-user");
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(() => import("~/lib/admin-forms").then((m) => m.createUserSchema), {
     lastResult: actionData?.result,
-    constraint: getZodConstraint(createUserSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: createUserSchema }),
     shouldValidate: "onBlur",
   });
   return (

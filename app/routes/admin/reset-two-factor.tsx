@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/reset-two-factor";
 import { SubmitButton } from "~/components/ui/Button";
@@ -7,6 +6,7 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { TextareaField } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { resetTwoFactorSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -54,10 +54,8 @@ export default function ResetTwoFactor({ loaderData }: Route.ComponentProps) {
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("reset-two-factor");
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(() => import("~/lib/admin-forms").then((m) => m.resetTwoFactorSchema), {
     lastResult: actionData?.result,
-    constraint: getZodConstraint(resetTwoFactorSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: resetTwoFactorSchema }),
     shouldValidate: "onBlur",
   });
   return (

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/user-password";
 import { SubmitButton } from "~/components/ui/Button";
@@ -7,6 +6,7 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { setPasswordSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -55,10 +55,8 @@ export default function UserPassword({ loaderData }: Route.ComponentProps) {
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("set-password");
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(() => import("~/lib/admin-forms").then((m) => m.setPasswordSchema), {
     lastResult: actionData?.result,
-    constraint: getZodConstraint(setPasswordSchema),
-    onValidate: ({ formData }) => parseWithZod(formData, { schema: setPasswordSchema }),
     shouldValidate: "onBlur",
   });
   return (

@@ -8,7 +8,8 @@ import { StackedLabel, StackedTable, stackedCell, stackedRow } from "~/component
 import { buttonClass } from "~/components/ui/Button";
 import { Pagination } from "~/components/ui/Pagination";
 import { localizePath } from "~/i18n/config";
-import { PAGE_SIZES, setRoleSchema, userRowSchema, viewOf, type UsersView } from "~/lib/admin-forms";
+import { setRoleSchema, userRowSchema, viewOf, type UsersView } from "~/lib/admin-forms";
+import { PAGE_SIZES } from "~/lib/form-limits";
 import { billingDate, numberFormat } from "~/lib/intl";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";

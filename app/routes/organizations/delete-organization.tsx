@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/delete-organization";
 import { SubmitButton } from "~/components/ui/Button";
@@ -7,12 +6,13 @@ import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { deleteOrganizationSchema, organizationPath } from "~/lib/organization-forms";
+import { deleteOrganizationSchema } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { useLocale, useLocalize } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
+import { useLocalize } from "~/lib/use-root-data";
 import { requireAuthSession } from "~/server/auth/guards.server";
 import { loadEnv } from "~/server/env.server";
 import { cookieHeaders } from "~/server/forms.server";
@@ -79,18 +79,13 @@ export const action = pageAction({
 
 export default function DeleteOrganization({ loaderData, params }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
-  const locale = useLocale();
   const back = useLocalize()(organizationPath(params.slug, "settings"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("delete-organization");
-  const schema = deleteOrganizationSchema(loaderData.slug);
-  const [form, fields] = useForm({
-    lastResult: actionData?.result,
-    constraint: getZodConstraint(schema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) => parseWithZod(formData, { schema, error: zodErrorMap(locale) }),
-  });
+  const [form, fields] = usePageForm(
+    () => import("~/lib/organization-forms").then((m) => m.deleteOrganizationSchema(loaderData.slug)),
+    { lastResult: actionData?.result },
+  );
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,5 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
-import { getZodConstraint, parseWithZod } from "@conform-to/zod/v4";
+import { getFormProps } from "@conform-to/react";
 import { useEffect, useRef } from "react";
 import { Form, useActionData, useFetcher } from "react-router";
 import type { Route } from "./+types/new-organization";
@@ -9,13 +8,14 @@ import { useErrorText } from "~/components/ui/error-text";
 import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { usePendingIntent } from "~/components/ui/pending";
+import { usePageForm } from "~/components/ui/section-form";
 import { Section } from "~/components/ui/Section";
 import { localizePath } from "~/i18n/config";
-import { createOrganizationSchema, isSlug, SLUG_MAX, slugify } from "~/lib/organization-forms";
+import { createOrganizationSchema, isSlug } from "~/lib/organization-forms";
+import { SLUG_MAX } from "~/lib/form-limits";
+import { slugify } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
-import { useLocale } from "~/lib/use-root-data";
-import { zodErrorMap } from "~/lib/validation";
 import { requireUser } from "~/server/auth/guards.server";
 import { cookieHeaders } from "~/server/forms.server";
 import { createOrganization } from "~/server/organization/organizations.server";
@@ -81,16 +81,10 @@ export default function NewOrganization({ loaderData }: Route.ComponentProps) {
 
 function NewOrganizationForm() {
   const { t } = useTranslation("organization");
-  const locale = useLocale();
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("create-organization");
-  const [form, fields] = useForm({
+  const [form, fields] = usePageForm(() => import("~/lib/organization-forms").then((m) => m.createOrganizationSchema), {
     lastResult: actionData?.result,
-    constraint: getZodConstraint(createOrganizationSchema),
-    shouldValidate: "onSubmit",
-    shouldRevalidate: "onInput",
-    onValidate: ({ formData }) =>
-      parseWithZod(formData, { schema: createOrganizationSchema, error: zodErrorMap(locale) }),
   });
   // The slug follows the name until the person types one of their own (or clears theirs).
   const slugTyped = useRef(false);

@@ -10,7 +10,8 @@ import { inputClass } from "~/components/ui/Input";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
 import { AppLink } from "~/components/AppLink";
 import { localizePath } from "~/i18n/config";
-import { organizationPath, renameTeamSchema, teamMemberSchema, teamViewSchema } from "~/lib/organization-forms";
+import { renameTeamSchema, teamMemberSchema, teamViewSchema } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -150,7 +151,11 @@ export default function Team({ loaderData, params }: Route.ComponentProps) {
 
 function RenameForm({ name }: { name: string }) {
   const { t } = useTranslation("organization");
-  const { fetcher, form, fields, pending } = useSectionForm("rename-team", renameTeamSchema, { name });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "rename-team",
+    () => import("~/lib/organization-forms").then((m) => m.renameTeamSchema),
+    { name },
+  );
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex flex-col gap-3">
       <input type="hidden" name="intent" value="rename-team" />
@@ -203,7 +208,9 @@ function TeamMemberRow({ member, removable }: { member: LoaderData["members"][nu
  */
 function AddMembers({ add }: { add: NonNullable<LoaderData["add"]> }) {
   const { t } = useTranslation("organization");
-  const { fetcher, form, fields, pending } = useSectionForm("add-team-member", teamMemberSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("add-team-member", () =>
+    import("~/lib/organization-forms").then((m) => m.teamMemberSchema),
+  );
   const adding = pending ? fetcher.formData?.get("userId") : null;
   return (
     <div className="flex flex-col gap-2">

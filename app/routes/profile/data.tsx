@@ -95,9 +95,8 @@ function DownloadSection() {
 
 function DangerSection({ hasPassword }: { hasPassword: boolean }) {
   const { t } = useTranslation("auth");
-  const { fetcher, form, fields, pending, rejected } = useSectionForm(
-    "delete-account",
-    deleteAccountSchema(hasPassword),
+  const { fetcher, form, fields, pending, rejected } = useSectionForm("delete-account", () =>
+    import("~/lib/auth-forms").then((m) => m.deleteAccountSchema(hasPassword)),
   );
   return (
     <Section id="danger" tone="danger" title={t("profile.danger.title")} description={t("profile.danger.description")}>

@@ -94,8 +94,12 @@ export default function EmailSettings({ loaderData }: Route.ComponentProps) {
 
 function EmailSection({ user }: { user: Route.ComponentProps["loaderData"]["user"] }) {
   const { t } = useTranslation("auth");
-  const { fetcher, form, fields, pending } = useSectionForm("change-email", changeEmailSchema);
-  const resend = useSectionForm("send-verification", sendVerificationSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("change-email", () =>
+    import("~/lib/auth-forms").then((m) => m.changeEmailSchema),
+  );
+  const resend = useSectionForm("send-verification", () =>
+    import("~/lib/auth-forms").then((m) => m.sendVerificationSchema),
+  );
   return (
     <Section id="email" title={t("profile.email.title")} description={t("profile.email.description")}>
       <div className="flex flex-col gap-5">

@@ -66,10 +66,14 @@ export default function ProfileSettings({ loaderData }: Route.ComponentProps) {
 
 function ProfileSection({ user }: { user: Route.ComponentProps["loaderData"]["user"] }) {
   const { t } = useTranslation("auth");
-  const { fetcher, form, fields, pending } = useSectionForm("update-profile", updateProfileSchema, {
-    name: user.name,
-    image: user.image ?? "",
-  });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "update-profile",
+    () => import("~/lib/auth-forms").then((m) => m.updateProfileSchema),
+    {
+      name: user.name,
+      image: user.image ?? "",
+    },
+  );
   const initial = (user.name || user.email).slice(0, 1).toUpperCase();
   return (
     <Section id="profile" title={t("profile.profile.title")} description={t("profile.profile.description")}>

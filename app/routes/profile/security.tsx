@@ -12,13 +12,8 @@ import { Field } from "~/components/ui/Field";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
-import {
-  changePasswordSchema,
-  PASSWORD_MAX,
-  PASSWORD_MIN,
-  setPasswordSchema,
-  unlinkAccountSchema,
-} from "~/lib/auth-forms";
+import { changePasswordSchema, setPasswordSchema, unlinkAccountSchema } from "~/lib/auth-forms";
+import { PASSWORD_MAX, PASSWORD_MIN } from "~/lib/form-limits";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -194,7 +189,9 @@ function PasswordFields({ fields }: { fields: { newPassword: AnyField; confirmPa
 
 function ChangePasswordSection() {
   const { t } = useTranslation("auth");
-  const { fetcher, form, fields, pending } = useSectionForm("change-password", changePasswordSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("change-password", () =>
+    import("~/lib/auth-forms").then((m) => m.changePasswordSchema),
+  );
   return (
     <Section id="password" title={t("profile.password.title")} description={t("profile.password.description")}>
       <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-md flex-col gap-4">
@@ -220,7 +217,9 @@ function ChangePasswordSection() {
 
 function SetPasswordSection() {
   const { t } = useTranslation("auth");
-  const { fetcher, form, fields, pending } = useSectionForm("set-password", setPasswordSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("set-password", () =>
+    import("~/lib/auth-forms").then((m) => m.setPasswordSchema),
+  );
   return (
     <Section id="password" title={t("profile.password.setTitle")} description={t("profile.password.setDescription")}>
       <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-md flex-col gap-4">

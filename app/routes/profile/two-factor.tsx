@@ -327,10 +327,19 @@ function PasswordSection({
 }) {
   const { t } = useTranslation("auth");
   const pending = usePendingIntent(intent);
-  const schema = { enable: enableSchema, reveal: revealSchema, regenerate: regenerateSchema, disable: disableSchema }[
-    intent
-  ];
-  const [form, fields] = usePageForm(schema, { id: intent, lastResult });
+  const [form, fields] = usePageForm(
+    () =>
+      import("~/lib/two-factor-forms").then(
+        (m) =>
+          ({
+            enable: m.enableSchema,
+            reveal: m.revealSchema,
+            regenerate: m.regenerateSchema,
+            disable: m.disableSchema,
+          })[intent],
+      ),
+    { id: intent, lastResult },
+  );
   return (
     <Section id={intent} tone={tone} title={title} description={description}>
       {children}
@@ -361,7 +370,10 @@ function SetupSection({
 }) {
   const { t } = useTranslation("auth");
   const pending = usePendingIntent("verify");
-  const [form, fields] = usePageForm(verifySetupSchema, { id: "verify", lastResult });
+  const [form, fields] = usePageForm(() => import("~/lib/two-factor-forms").then((m) => m.verifySetupSchema), {
+    id: "verify",
+    lastResult,
+  });
   return (
     <Section
       id="setup"

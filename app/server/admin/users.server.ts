@@ -9,7 +9,7 @@
  * cache or not.
  */
 import { z } from "zod";
-import { RESET_REASON_MAX } from "~/lib/admin-forms";
+import { RESET_REASON_MAX } from "~/lib/form-limits";
 import { audit } from "~/server/audit.server";
 import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/password.server";

@@ -8,12 +8,11 @@ import {
   createKeySchema,
   deleteKeySchema,
   grantsFromValues,
-  RATE_WINDOWS,
-  REFILL_PERIODS,
   renameKeySchema,
   toggleKeySchema,
   valuesOfGrants,
 } from "~/lib/api-key-forms";
+import { RATE_WINDOWS, REFILL_PERIODS } from "~/lib/form-limits";
 import type { Locale } from "~/i18n/config";
 import type { ApiKeyRecord } from "~/server/auth/api-keys.server";
 import type { AuthSession } from "~/server/auth/session.server";

@@ -5,7 +5,8 @@
  * invitations and teams the page lists.
  */
 import type { RouterContextProvider } from "react-router";
-import { SLUG_MAX, slugify } from "~/lib/organization-forms";
+import { SLUG_MAX } from "~/lib/form-limits";
+import { slugify } from "~/lib/organization-paths";
 import type { AuthSession } from "~/server/auth/session.server";
 import { containing, prisma } from "~/server/db.server";
 import { requireAuthSession } from "~/server/auth/guards.server";

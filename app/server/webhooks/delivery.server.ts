@@ -15,7 +15,7 @@
  */
 import { Webhook } from "standardwebhooks";
 import { defaultLocale, isLocale, localizePath } from "~/i18n/config";
-import { webhooksPath, type WebhookEventType } from "~/lib/webhook-forms";
+import { webhooksPath, type WebhookEventType } from "~/lib/webhooks";
 import { audit, onOrganizationEvent, type AuditCategory, type AuditEvent } from "~/server/audit.server";
 import { decryptSecret } from "~/server/crypto.server";
 import { newId, prisma } from "~/server/db.server";

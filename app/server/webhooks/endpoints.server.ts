@@ -7,7 +7,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { isIP } from "node:net";
-import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType } from "~/lib/webhook-forms";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_TEST_EVENT, type WebhookEventType } from "~/lib/webhooks";
 import { audit } from "~/server/audit.server";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import { encryptSecret } from "~/server/crypto.server";

@@ -1,7 +1,7 @@
 import type { Route } from "./+types/api-keys";
 import { ApiKeys } from "~/components/ApiKeys";
 import { localizePath } from "~/i18n/config";
-import { organizationPath } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { withTranslations } from "~/lib/translations";
 import { requireAuthSession } from "~/server/auth/guards.server";

@@ -2,7 +2,7 @@ import { useLocation } from "react-router";
 import type { Route } from "./+types/audit-log";
 import { AppLink } from "~/components/AppLink";
 import { AuditLogView, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
-import { organizationPath } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { organizationAuditLogFilter, organizationAuditLogQuery, queryLink, searchParamsOf } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";

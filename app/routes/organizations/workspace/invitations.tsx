@@ -12,7 +12,8 @@ import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { invitationActionSchema, inviteMemberSchema, organizationPath } from "~/lib/organization-forms";
+import { invitationActionSchema, inviteMemberSchema } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
@@ -193,7 +194,11 @@ const labelClass = "text-sm font-medium";
 function InviteForm({ roles, teams }: { roles: readonly string[]; teams: LoaderData["teams"] }) {
   const { t } = useTranslation("organization");
   const roleText = useRoleText();
-  const { fetcher, form, fields, pending } = useSectionForm("invite-member", inviteMemberSchema, { role: "member" });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "invite-member",
+    () => import("~/lib/organization-forms").then((m) => m.inviteMemberSchema),
+    { role: "member" },
+  );
   const { key: roleKey, ...roleProps } = getSelectProps(fields.role, { ariaAttributes: true });
   const { key: teamKey, ...teamProps } = getSelectProps(fields.teamId, { ariaAttributes: true });
   return (
@@ -252,7 +257,9 @@ function InvitationRow({
 }) {
   const { t } = useTranslation("organization");
   const locale = useLocale();
-  const { fetcher, form, pending } = useSectionForm(`invitation-${invitation.id}`, invitationActionSchema);
+  const { fetcher, form, pending } = useSectionForm(`invitation-${invitation.id}`, () =>
+    import("~/lib/organization-forms").then((m) => m.invitationActionSchema),
+  );
   const open = invitation.status === "pending";
   return (
     <li data-invitation={invitation.email} className="flex flex-wrap items-center gap-x-4 gap-y-2 py-3 text-sm">

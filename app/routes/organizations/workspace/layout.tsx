@@ -2,7 +2,7 @@ import { Outlet } from "react-router";
 import type { Route } from "./+types/layout";
 import { RoleBadge } from "~/components/RoleBadge";
 import { SectionNav } from "~/components/SectionNav";
-import { organizationPath } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { requireAuthSession } from "~/server/auth/guards.server";

@@ -5,7 +5,7 @@ import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { usePendingIntent } from "~/components/ui/pending";
 import { Section } from "~/components/ui/Section";
 import { numberFormat } from "~/lib/intl";
-import { organizationPath } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";

@@ -9,7 +9,8 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { organizationPath, permissionOfCells, updateRoleSchema } from "~/lib/organization-forms";
+import { permissionOfCells, updateRoleSchema } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -120,7 +121,11 @@ function EditRoleForm({
   grantable: Record<string, readonly string[]>;
 }) {
   const { t } = useTranslation("organization");
-  const { fetcher, form, fields, pending } = useSectionForm("update-role", updateRoleSchema, { name: role.name });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "update-role",
+    () => import("~/lib/organization-forms").then((m) => m.updateRoleSchema),
+    { name: role.name },
+  );
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-2xl flex-col gap-4">
       <input type="hidden" name="intent" value="update-role" />

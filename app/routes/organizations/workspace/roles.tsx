@@ -10,7 +10,8 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { createRoleSchema, organizationPath, permissionOfCells } from "~/lib/organization-forms";
+import { createRoleSchema, permissionOfCells } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -152,7 +153,9 @@ export default function Roles({ loaderData }: Route.ComponentProps) {
 
 function CreateRoleForm({ grantable }: { grantable: Record<string, readonly string[]> }) {
   const { t } = useTranslation("organization");
-  const { fetcher, form, fields, pending } = useSectionForm("create-role", createRoleSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("create-role", () =>
+    import("~/lib/organization-forms").then((m) => m.createRoleSchema),
+  );
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-2xl flex-col gap-4">
       <input type="hidden" name="intent" value="create-role" />

@@ -11,7 +11,9 @@ import { inputClass } from "~/components/ui/Input";
 import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { organizationPath, SLUG_MAX, updateOrganizationSchema } from "~/lib/organization-forms";
+import { updateOrganizationSchema } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
+import { SLUG_MAX } from "~/lib/form-limits";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -136,12 +138,16 @@ export default function Settings({ loaderData }: Route.ComponentProps) {
 
 function SettingsForm({ organization }: { organization: LoaderData["organization"] }) {
   const { t } = useTranslation("organization");
-  const { fetcher, form, fields, pending } = useSectionForm("update-organization", updateOrganizationSchema, {
-    name: organization.name,
-    slug: organization.slug,
-    logo: organization.logo ?? "",
-    metadata: organization.metadata,
-  });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "update-organization",
+    () => import("~/lib/organization-forms").then((m) => m.updateOrganizationSchema),
+    {
+      name: organization.name,
+      slug: organization.slug,
+      logo: organization.logo ?? "",
+      metadata: organization.metadata,
+    },
+  );
   return (
     <Section id="settings" title={t("settings.title")} description={t("settings.description")}>
       <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">

@@ -13,7 +13,8 @@ import { Section } from "~/components/ui/Section";
 import { useRowForm, useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
-import { ssoPath, updateOidcSchema, updateSamlSchema, verifyDomainSchema } from "~/lib/sso-forms";
+import { updateOidcSchema, updateSamlSchema, verifyDomainSchema } from "~/lib/sso-forms";
+import { ssoPath } from "~/lib/organization-paths";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale, useLocalize } from "~/lib/use-root-data";
 import { requireAuthSession } from "~/server/auth/guards.server";
@@ -349,15 +350,19 @@ function DomainRow({ entry }: { entry: LoaderData["domains"][number] }) {
 function EditOidc({ data }: { data: LoaderData }) {
   const { t } = useTranslation("sso");
   const oidc = data.oidc!;
-  const { fetcher, form, fields, pending } = useSectionForm("update-oidc", updateOidcSchema, {
-    issuer: data.issuer,
-    domain: data.domain,
-    discoveryEndpoint: oidc.discoveryEndpoint,
-    authorizationEndpoint: oidc.authorizationEndpoint,
-    tokenEndpoint: oidc.tokenEndpoint,
-    jwksEndpoint: oidc.jwksEndpoint,
-    userInfoEndpoint: oidc.userInfoEndpoint,
-  });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "update-oidc",
+    () => import("~/lib/sso-forms").then((m) => m.updateOidcSchema),
+    {
+      issuer: data.issuer,
+      domain: data.domain,
+      discoveryEndpoint: oidc.discoveryEndpoint,
+      authorizationEndpoint: oidc.authorizationEndpoint,
+      tokenEndpoint: oidc.tokenEndpoint,
+      jwksEndpoint: oidc.jwksEndpoint,
+      userInfoEndpoint: oidc.userInfoEndpoint,
+    },
+  );
   const advanced = [
     fields.discoveryEndpoint,
     fields.authorizationEndpoint,
@@ -412,11 +417,15 @@ function EditOidc({ data }: { data: LoaderData }) {
 
 function EditSaml({ data }: { data: LoaderData }) {
   const { t } = useTranslation("sso");
-  const { fetcher, form, fields, pending } = useSectionForm("update-saml", updateSamlSchema, {
-    domain: data.domain,
-    entityId: data.saml?.idpEntityId,
-    entryPoint: data.saml?.entryPoint,
-  });
+  const { fetcher, form, fields, pending } = useSectionForm(
+    "update-saml",
+    () => import("~/lib/sso-forms").then((m) => m.updateSamlSchema),
+    {
+      domain: data.domain,
+      entityId: data.saml?.idpEntityId,
+      entryPoint: data.saml?.entryPoint,
+    },
+  );
   return (
     <Section id="edit" title={t("edit.title")} description={t("edit.description")}>
       <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">

@@ -11,7 +11,9 @@ import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
-import { PROVIDER_ID_MAX, registerOidcSchema, registerSamlSchema, ssoPath } from "~/lib/sso-forms";
+import { registerOidcSchema, registerSamlSchema } from "~/lib/sso-forms";
+import { PROVIDER_ID_MAX } from "~/lib/form-limits";
+import { ssoPath } from "~/lib/organization-paths";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { requireAuthSession } from "~/server/auth/guards.server";
@@ -192,7 +194,9 @@ function IdentityFields({ fields }: { fields: { providerId: FieldOf; domain: Fie
 
 function OidcForm({ redirectUriBase }: { redirectUriBase: string }) {
   const { t } = useTranslation("sso");
-  const { fetcher, form, fields, pending } = useSectionForm("register-oidc", registerOidcSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("register-oidc", () =>
+    import("~/lib/sso-forms").then((m) => m.registerOidcSchema),
+  );
   const advanced = [
     fields.discoveryEndpoint,
     fields.authorizationEndpoint,
@@ -252,7 +256,9 @@ function OidcForm({ redirectUriBase }: { redirectUriBase: string }) {
 
 function SamlForm() {
   const { t } = useTranslation("sso");
-  const { fetcher, form, fields, pending } = useSectionForm("register-saml", registerSamlSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("register-saml", () =>
+    import("~/lib/sso-forms").then((m) => m.registerSamlSchema),
+  );
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
       <input type="hidden" name="intent" value="register-saml" />

@@ -9,7 +9,7 @@ import { LocalTime } from "~/components/ui/LocalTime";
 import { Section } from "~/components/ui/Section";
 import { useRowForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { organizationPath } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";

@@ -10,7 +10,8 @@ import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
-import { ssoPath, ssoRequiredSchema } from "~/lib/sso-forms";
+import { ssoRequiredSchema } from "~/lib/sso-forms";
+import { ssoPath } from "~/lib/organization-paths";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
 import { requireAuthSession } from "~/server/auth/guards.server";
@@ -147,7 +148,9 @@ export default function SingleSignOn({ loaderData }: Route.ComponentProps) {
 
 function RequireSso({ data }: { data: LoaderData }) {
   const { t } = useTranslation("sso");
-  const { fetcher, form, pending } = useSectionForm("set-sso-required", ssoRequiredSchema);
+  const { fetcher, form, pending } = useSectionForm("set-sso-required", () =>
+    import("~/lib/sso-forms").then((m) => m.ssoRequiredSchema),
+  );
   const { ssoRequired, hasVerifiedDomain } = data;
   return (
     <Section id="require-sso" title={t("require.title")} description={t("require.description")}>

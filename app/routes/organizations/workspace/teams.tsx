@@ -9,7 +9,8 @@ import { FormErrors } from "~/components/ui/FormErrors";
 import { Section } from "~/components/ui/Section";
 import { useSectionForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
-import { createTeamSchema, organizationPath } from "~/lib/organization-forms";
+import { createTeamSchema } from "~/lib/organization-forms";
+import { organizationPath } from "~/lib/organization-paths";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
@@ -134,7 +135,9 @@ export default function Teams({ loaderData }: Route.ComponentProps) {
 
 function CreateTeamForm() {
   const { t } = useTranslation("organization");
-  const { fetcher, form, fields, pending } = useSectionForm("create-team", createTeamSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("create-team", () =>
+    import("~/lib/organization-forms").then((m) => m.createTeamSchema),
+  );
   return (
     <fetcher.Form method="post" {...getFormProps(form)} className="flex max-w-xl flex-col gap-4">
       <input type="hidden" name="intent" value="create-team" />

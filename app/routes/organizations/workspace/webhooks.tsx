@@ -12,7 +12,8 @@ import { useSectionForm } from "~/components/ui/section-form";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";
-import { createWebhookSchema, WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX, webhooksPath } from "~/lib/webhook-forms";
+import { WEBHOOK_EVENT_TYPES, WEBHOOK_URL_MAX, webhooksPath } from "~/lib/webhooks";
+import { createWebhookSchema } from "~/lib/webhook-forms";
 import { requireAuthSession } from "~/server/auth/guards.server";
 import type { FieldErrors as FieldErrorMap } from "~/server/forms.server";
 import { pageAction } from "~/server/page-action.server";
@@ -134,7 +135,9 @@ function EndpointList({ data }: { data: LoaderData }) {
 function NewEndpoint({ slug }: { slug: string }) {
   const { t } = useTranslation("webhooks");
   const localize = useLocalize();
-  const { fetcher, form, fields, pending } = useSectionForm("create-webhook", createWebhookSchema);
+  const { fetcher, form, fields, pending } = useSectionForm("create-webhook", () =>
+    import("~/lib/webhook-forms").then((m) => m.createWebhookSchema),
+  );
   const actionData = useActionData() as Created;
   const created = (fetcher.data as Created)?.created ?? actionData?.created;
   const chosen = new Set([fields.eventTypes.initialValue ?? []].flat());
