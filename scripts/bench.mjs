@@ -5,8 +5,9 @@
 // sign-ins slows the home page, peak RSS, the JavaScript each public page ships, and the
 // admin users page's and list-users' server time with 100,000 users, a full organization's
 // page, and webhook deliveries applied per second.
-// `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
-// Run `npm run build` first.
+// `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000;
+// `npm run bench -- --logging` measures the cached home page with logging on and off
+// (scripts/bench-logging.mjs). Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
@@ -74,6 +75,10 @@ const LIST_USERS_VIEWS = {
 if (!existsSync("build/server.js")) {
   console.error("No build found: run `npm run build` first.");
   process.exit(1);
+}
+if (process.argv.includes("--logging")) {
+  await import("./bench-logging.mjs");
+  process.exit();
 }
 
 const port = await new Promise((resolve) => {

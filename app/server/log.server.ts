@@ -113,7 +113,8 @@ const readable: DestinationStream = {
   },
 };
 
-function createLogger(): Logger {
+/** The logger with this app's configuration; `destination` replaces standard output (tests). */
+export function createLogger(destination?: DestinationStream): Logger {
   return pino(
     {
       level: levelFromEnvironment(),
@@ -128,7 +129,7 @@ function createLogger(): Logger {
       },
     },
     // Asynchronous writes: a request never waits for the terminal or the pipe.
-    import.meta.env.DEV ? readable : pino.destination({ dest: 1, sync: false }),
+    destination ?? (import.meta.env.DEV ? readable : pino.destination({ dest: 1, sync: false })),
   );
 }
 

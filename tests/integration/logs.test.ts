@@ -66,7 +66,12 @@ beforeAll(async () => {
     req.on("data", (chunk: Buffer) => chunks.push(chunk));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString("utf8");
-      envelopes.push(body.split("\n").filter(Boolean).map((line) => JSON.parse(line) as unknown));
+      envelopes.push(
+        body
+          .split("\n")
+          .filter(Boolean)
+          .map((line) => JSON.parse(line) as unknown),
+      );
       res.writeHead(200, { "Content-Type": "application/json" }).end("{}");
     });
   });

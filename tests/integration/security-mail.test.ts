@@ -74,11 +74,11 @@ describe("development outbox", () => {
       line = server
         .stdout()
         .split("\n")
-        .find((l) => l.startsWith("[outbox]") && l.includes(email));
+        .find((l) => l.includes('"msg":"[outbox]') && l.includes(email));
       if (!line) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(line, server.stdout()).toBeDefined();
-    const file = /\((\/[^)]+\.eml)\)$/.exec(line!)?.[1];
+    const file = /\((\/[^)]+\.eml)\)$/.exec((JSON.parse(line!) as { msg: string }).msg)?.[1];
     expect(file, line).toBeDefined();
     written.push(file!);
     expect(line).toContain("Verify your email address");
