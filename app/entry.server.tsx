@@ -3,7 +3,13 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import {
+  isRouteErrorResponse,
+  ServerRouter,
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+} from "react-router";
 import { splitLocale } from "~/i18n/config";
 import { HydrationProvider, hydrates } from "~/lib/hydration";
 import { NonceProvider } from "~/lib/nonce";
@@ -161,5 +167,8 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
     logger().error(`${request.method}: database unavailable (${errorText(error)})`);
     return;
   }
+  // React Router's own refusals (a POST to a page without an action: 405) are the client's
+  // doing, not a fault: the access line has their status.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
   reportError(error, "A page failed");
 };

@@ -470,7 +470,8 @@ export function loadEnv(): Env {
   if (loaded) return loaded;
   const result = parseEnv(process.env, { devSecret: () => readOrCreateDevSecret() });
   if (!result.success) {
-    logger().fatal(formatProblems(result.problems));
+    // One problem per entry, so the JSON line stays as readable as the list was.
+    logger().fatal({ problems: result.problems }, "Invalid environment configuration");
     process.exit(1);
   }
   loaded = result.data;

@@ -39,8 +39,10 @@ describe("production without SMTP_URL", () => {
     clearTimeout(timer);
 
     expect(code, output).toBe(1);
-    expect(output).toContain("Invalid environment configuration:");
-    expect(output).toMatch(/^- SMTP_URL: is required in production \(e\.g\. smtp:\/\/[^)]+\): .*emails/m);
+    const line = output.split("\n").find((l) => l.includes('"msg":"Invalid environment configuration"'));
+    expect(line, output).toBeDefined();
+    const { problems } = JSON.parse(line!) as { problems: string[] };
+    expect(problems.join("\n")).toMatch(/^SMTP_URL: is required in production \(e\.g\. smtp:\/\/[^)]+\): .*emails/m);
     expect(output).not.toContain("Listening on");
   });
 });
