@@ -457,7 +457,7 @@ async function health(app: App): Promise<Response> {
     ]);
     return json(200, { status: "ok" });
   } catch (error) {
-    logs?.logger().error({ err: error }, "Health check failed");
+    app.logger().error({ err: error }, "Health check failed");
     return json(503, { status: "error" });
   } finally {
     clearTimeout(timer);

@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { createLogger, currentRequest, noteRequest, requestIdFor, runInRequest } from "./log.server";
 
 /** A logger writing to an array, with the app's configuration. */
@@ -34,6 +34,24 @@ describe("redaction", () => {
     expect(lines).toHaveLength(1);
     for (const [name, value] of Object.entries(secrets)) expect(lines[0], name).not.toContain(value);
     expect(lines[0]).toContain("[redacted]");
+  });
+});
+
+describe("the development server's output", () => {
+  it("is one readable line per entry, redacted alike", () => {
+    const written: string[] = [];
+    const spy = vi.spyOn(process.stdout, "write").mockImplementation((chunk) => {
+      written.push(String(chunk));
+      return true;
+    });
+    try {
+      // Vitest runs with import.meta.env.DEV set, as the development server does.
+      createLogger().info({ template: "verify-email", password: "hunter2-password" }, "Email sent");
+    } finally {
+      spy.mockRestore();
+    }
+    expect(written).toHaveLength(1);
+    expect(written[0]).toMatch(/^\d\d:\d\d:\d\d\.\d{3} INFO Email sent template=verify-email password=\[redacted\]\n$/);
   });
 });
 
