@@ -103,7 +103,7 @@ const LEVEL_NAMES: Record<number, string> = {
  */
 const readable: DestinationStream = {
   write(line: string) {
-    const { time, level, msg, err, pid: _pid, hostname: _host, instance: _instance, ...rest } = JSON.parse(line);
+    const { time, level, msg, err, instance: _instance, ...rest } = JSON.parse(line);
     const fields = Object.entries(rest)
       .map(([key, value]) => `${key}=${typeof value === "string" ? value : JSON.stringify(value)}`)
       .join(" ");
