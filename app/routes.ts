@@ -36,6 +36,7 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       route("security", "routes/profile/security.tsx"),
       route("sessions", "routes/profile/sessions.tsx"),
       route("data", "routes/profile/data.tsx"),
+      route("api-keys", "routes/profile/api-keys.tsx"),
     ]),
     route("profile/two-factor", "routes/profile/two-factor.tsx"),
     // "Download my data": a resource route, a plain link in the settings' data section.
@@ -80,8 +81,14 @@ const pages: RouteConfigEntry[] = prefix(":lang?", [
       ]),
       // Who did what in the organization, for the roles that may read it; and the same as a
       // download (a resource route).
+      route("roles", "routes/organizations/workspace/roles.tsx", [
+        route(":roleId/delete", "routes/organizations/workspace/role-delete.tsx"),
+      ]),
+      route("roles/:roleId", "routes/organizations/workspace/role.tsx"),
       route("audit-log", "routes/organizations/workspace/audit-log.tsx"),
       route("audit-log.csv", "routes/organizations/workspace/audit-log-csv.ts"),
+      // The organization's API keys, for the roles that manage them.
+      route("api-keys", "routes/organizations/workspace/api-keys.tsx"),
     ]),
   ]),
   route("admin", "routes/layouts/admin.tsx", [

@@ -14,6 +14,7 @@ export const namespaces = [
   "dashboard",
   "scim",
   "sso",
+  "apiKeys",
 ] as const;
 
 /** Native names, shown in the locale switcher in their own language. */

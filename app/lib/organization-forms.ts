@@ -100,6 +100,45 @@ export const createTeamSchema = z.object({ intent: z.literal("create-team"), nam
 
 export const renameTeamSchema = z.object({ intent: z.literal("rename-team"), name });
 
+/**
+ * A custom role's name: at most ROLE_NAME_MAX characters and no comma, which would split it in
+ * a member's role string ("admin,member"); the server stores it lower-cased.
+ */
+export const ROLE_NAME_MAX = 50;
+export const ROLE_NAME_PATTERN = /^[^,\p{Cc}]+$/u;
+
+const roleName = z
+  .string({ error: REQUIRED })
+  .trim()
+  .min(1, { error: REQUIRED })
+  .max(ROLE_NAME_MAX)
+  .regex(ROLE_NAME_PATTERN, { error: "organization:customRoles.nameFormat" });
+
+/** The permission grid's ticked cells, each "resource:action". */
+const permissionCells = z.array(z.string().max(64)).max(64).optional();
+
+export const createRoleSchema = z.object({
+  intent: z.literal("create-role"),
+  name: roleName,
+  permission: permissionCells,
+});
+export const updateRoleSchema = z.object({
+  intent: z.literal("update-role"),
+  name: roleName,
+  permission: permissionCells,
+});
+export const deleteRoleSchema = z.object({ intent: z.literal("delete-role") });
+
+/** The grid's ticked cells as a role's permission: resource → actions. */
+export function permissionOfCells(cells: readonly string[] = []): Record<string, string[]> {
+  const permission: Record<string, string[]> = {};
+  for (const cell of cells) {
+    const [resource = "", action = ""] = cell.split(":");
+    permission[resource] = [...(permission[resource] ?? []), action];
+  }
+  return permission;
+}
+
 /** An organization's sections, each a page of its own; "" is its overview. */
 export const organizationSections = [
   "",
@@ -110,6 +149,8 @@ export const organizationSections = [
   "billing",
   "sso",
   "audit-log",
+  "api-keys",
+  "roles",
 ] as const;
 export type OrganizationSection = (typeof organizationSections)[number];
 

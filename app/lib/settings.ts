@@ -9,6 +9,7 @@ export const SETTINGS_SECTIONS = [
   { id: "security", path: "/profile/security" },
   { id: "sessions", path: "/profile/sessions" },
   { id: "data", path: "/profile/data" },
+  { id: "apiKeys", path: "/profile/api-keys" },
 ] as const;
 
 export type SettingsSection = (typeof SETTINGS_SECTIONS)[number]["id"];

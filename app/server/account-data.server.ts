@@ -5,7 +5,8 @@
  * secret can never slip in. Never included: password hashes, OAuth tokens, session tokens
  * (or their hashes), the TOTP secret, backup codes and their hashes, trusted-device and
  * pending sign-in tokens, passkeys' public keys and credential ids, invitation ids (answering
- * takes nothing else); invitations to the user's address only once it is verified.
+ * takes nothing else), API keys' hashes; invitations to the user's address only once it is
+ * verified.
  */
 import { audit } from "~/server/audit.server";
 import type { RequestMeta } from "~/server/auth/session.server";
@@ -59,6 +60,7 @@ async function accountData(userId: string) {
     invitationsReceived,
     invitationsSent,
     auditLog,
+    apiKeys,
   ] = await Promise.all([
     prisma.account.findMany({
       where: { userId },
@@ -135,6 +137,12 @@ async function accountData(userId: string) {
       },
       orderBy: { createdAt: "desc" },
     }),
+    // The user's own keys by name and first characters; an organization's keys are its own.
+    prisma.apiKey.findMany({
+      where: { userId, organizationId: null },
+      select: { id: true, name: true, start: true, enabled: true, expiresAt: true, lastRequest: true, createdAt: true },
+      orderBy: { createdAt: "asc" },
+    }),
   ]);
   const organizationIds = memberships.map((membership) => membership.organization.id);
   const subscriptions = await prisma.subscription.findMany({
@@ -185,6 +193,7 @@ async function accountData(userId: string) {
         .map(({ team, createdAt }) => ({ id: team.id, name: team.name, joinedAt: createdAt })),
     })),
     invitations: { received: invitationsReceived, sent: invitationsSent },
+    apiKeys,
     // `referenceId` is the user's id or one of their organizations' ids.
     subscriptions,
     auditLog: auditLog.map(({ details, ...entry }) => ({

@@ -21,13 +21,16 @@ import { endpoints as passkeyEndpoints } from "./auth/api/passkey.server";
 import { endpoints as socialEndpoints } from "./auth/api/social.server";
 import { endpoints as twoFactorEndpoints } from "./auth/api/two-factor.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "./auth/rate-limit.server";
-import { getSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
+import { apiKeyFrom, refuseForKey, requestSession, withKeyScope } from "./auth/api-keys.server";
+import { isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
 import { endpoints as billingEndpoints } from "./billing/api.server";
 import { sessionSubscriptions } from "./billing/billing.server";
 import { preferredLocale } from "~/server/i18n.server";
 import type { Endpoint } from "./endpoint.server";
+import { endpoints as apiKeyEndpoints } from "./organization/api/api-keys.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
 import { endpoints as organizationEndpoints } from "./organization/api/organizations.server";
+import { endpoints as roleEndpoints } from "./organization/api/roles.server";
 import { endpoints as teamEndpoints } from "./organization/api/teams.server";
 import { endpoints as ssoProviderEndpoints } from "./sso/api/providers.server";
 import { endpoints as samlEndpoints } from "./sso/api/saml.server";
@@ -63,6 +66,8 @@ const endpoints = [
   ...organizationEndpoints,
   ...invitationEndpoints,
   ...teamEndpoints,
+  ...apiKeyEndpoints,
+  ...roleEndpoints,
   ...ssoProviderEndpoints,
   ...samlEndpoints,
   ...billingEndpoints,
@@ -276,7 +281,11 @@ function withCookies(response: Response, cookies: string[], headers: Headers): R
 }
 
 /** Answers one /api/auth/* request. */
-export async function handleAuthRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+export function handleAuthRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
+  return withKeyScope(() => dispatch(request, context));
+}
+
+async function dispatch(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   const url = new URL(request.url);
   const path = url.pathname.slice(BASE_PATH.length).replace(/\/+$/, "") || "/";
   const method = request.method === "HEAD" ? "GET" : request.method;
@@ -304,7 +313,7 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
 
     let sessionRead: Promise<AuthSession | null> | undefined;
     const session = (options?: GetSessionOptions) =>
-      (sessionRead ??= getSession(request, options).then((auth) => {
+      (sessionRead ??= requestSession(request, meta.ipAddress, options).then((auth) => {
         if (!auth) return null;
         noteRequest({ userId: auth.user.id });
         cookies.push(...auth.setCookies);
@@ -315,13 +324,14 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
     // Who is asking comes before what they sent: a caller without a session learns nothing
     // about an endpoint's input.
     let auth: AuthSession | null = null;
-    if (endpoint.session) {
+    // A key is checked whatever the endpoint: a bad one is refused before anything else.
+    if (endpoint.session || apiKeyFrom(request) !== null) {
       auth = await session();
-      if (!auth && endpoint.emptyUnauthorized) {
+      if (!auth && endpoint.session && endpoint.emptyUnauthorized) {
         return new Response(null, { status: 401, headers: { "Content-Type": "application/json" } });
       }
-      if (!auth) throw new AppError("UNAUTHORIZED");
-      if (endpoint.session === "fresh" && !isFresh(auth.session)) throw new AppError("SESSION_NOT_FRESH");
+      if (!auth && endpoint.session) throw new AppError("UNAUTHORIZED");
+      if (auth && endpoint.session === "fresh" && !isFresh(auth.session)) throw new AppError("SESSION_NOT_FRESH");
     }
 
     const rawQuery = queryObject(url);
@@ -342,6 +352,7 @@ export async function handleAuthRequest(request: Request, context: Readonly<Rout
       query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
     }
 
+    refuseForKey(endpoint.path, body, query);
     const ctx = { request, context, body, query, params, meta, cookies, headers, session, auth };
     const result = await endpoint.handler(ctx);
     const response = result instanceof Response ? result : Response.json(result ?? null);

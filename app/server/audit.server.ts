@@ -8,7 +8,8 @@
 import { Prisma, prisma } from "~/server/db.server";
 import { logger } from "~/server/log.server";
 
-export type AuditCategory = "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim";
+export type AuditCategory =
+  "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key";
 
 export interface AuditEvent {
   userId?: string | null;

@@ -7,6 +7,7 @@ import type { AuthSession } from "~/server/auth/session.server";
 import { activeProviderId, activeSubscriptions } from "~/server/billing/billing.server";
 import { prisma } from "~/server/db.server";
 import { can } from "~/server/organization/permissions.server";
+import { roleTableOf } from "~/server/organization/organizations.server";
 
 /** How many of the user's own audit rows the home lists. */
 export const RECENT_ACTIVITY = 8;
@@ -88,11 +89,12 @@ type Membership = {
 };
 
 async function organizationGlance({ role, organization }: Membership) {
-  const [pendingInvitations, [subscription]] = await Promise.all([
+  const [pendingInvitations, [subscription], roleTable] = await Promise.all([
     prisma.invitation.count({
       where: { organizationId: organization.id, status: "pending", expiresAt: { gt: new Date() } },
     }),
     activeSubscriptions([organization.id]),
+    roleTableOf(organization.id),
   ]);
   return {
     name: organization.name,
@@ -110,8 +112,8 @@ async function organizationGlance({ role, organization }: Membership) {
           cancelAtPeriodEnd: subscription.cancelAtPeriodEnd,
         }
       : null,
-    canInvite: can(role, "invitation", ["create"]),
-    canManageBilling: can(role, "billing", ["manage"]),
+    canInvite: can({ role, roleTable }, "invitation", ["create"]),
+    canManageBilling: can({ role, roleTable }, "billing", ["manage"]),
     // A deployment that sells nothing (PAYMENT_PROVIDER=none) has no plan to choose.
     billingEnabled: Boolean(activeProviderId()),
   };

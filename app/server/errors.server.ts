@@ -266,6 +266,21 @@ const entries = {
   },
   YOU_DO_NOT_HAVE_AN_ACTIVE_TEAM: { status: 400, message: "You do not have an active team" },
 
+  // ---- organizations: custom roles (better-auth's dynamic access control) ----
+  YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE: { status: 403, message: "You are not allowed to create a role" },
+  YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE: { status: 403, message: "You are not allowed to update a role" },
+  YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE: { status: 403, message: "You are not allowed to delete a role" },
+  YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE: { status: 403, message: "You are not allowed to read a role" },
+  YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE: { status: 403, message: "You are not allowed to list a role" },
+  // A resource, or (beyond better-auth, which stores them) an action, outside the permission table.
+  INVALID_RESOURCE: { status: 400, message: "The provided permission includes an invalid resource" },
+  ROLE_NAME_IS_ALREADY_TAKEN: { status: 400, message: "That role name is already taken" },
+  CANNOT_DELETE_A_PRE_DEFINED_ROLE: { status: 400, message: "Cannot delete a pre-defined role" },
+  ROLE_IS_ASSIGNED_TO_MEMBERS: {
+    status: 400,
+    message: "Cannot delete a role that is assigned to members. Please reassign the members to a different role first",
+  },
+
   // ---- organizations: the audit log (beyond better-auth: auditLog: read) ----
   YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG: {
     status: 403,
@@ -359,6 +374,36 @@ const entries = {
   SSO_REQUIRES_VERIFIED_DOMAIN: {
     status: 400,
     message: "Single sign-on can only be required for an organization with a verified domain",
+  },
+
+  // ---- API keys (@better-auth/api-key's codes, and the product's own limits) ----
+  INVALID_API_KEY: { status: 401, message: "Invalid API key." },
+  KEY_DISABLED: { status: 401, message: "API Key is disabled" },
+  KEY_EXPIRED: { status: 401, message: "API Key has expired" },
+  KEY_NOT_FOUND: { status: 404, message: "API Key not found" },
+  USAGE_EXCEEDED: { status: 429, message: "API Key has reached its usage limit" },
+  RATE_LIMITED: { status: 429, message: "Rate limit exceeded." },
+  SERVER_ONLY_PROPERTY: {
+    status: 400,
+    message: "The property you're trying to set can only be set from the server auth instance only.",
+  },
+  INVALID_NAME_LENGTH: { status: 400, message: "The name length is either too large or too small." },
+  INVALID_PREFIX_LENGTH: { status: 400, message: "The prefix length is either too large or too small." },
+  EXPIRES_IN_IS_TOO_SMALL: { status: 400, message: "The expiresIn is smaller than the predefined minimum value." },
+  EXPIRES_IN_IS_TOO_LARGE: { status: 400, message: "The expiresIn is larger than the predefined maximum value." },
+  NO_VALUES_TO_UPDATE: { status: 400, message: "No values to update." },
+  USER_NOT_MEMBER_OF_ORGANIZATION: {
+    status: 403,
+    message: "You are not a member of the organization that owns this API key.",
+  },
+  INSUFFICIENT_API_KEY_PERMISSIONS: {
+    status: 403,
+    message: "You do not have permission to perform this action on organization API keys.",
+  },
+  API_KEY_NOT_ALLOWED: { status: 403, message: "An API key cannot be used for this request." },
+  API_KEY_PERMISSIONS_TOO_BROAD: {
+    status: 403,
+    message: "An API key cannot have a permission its creator does not hold.",
   },
 
   // ---- request safety ----

@@ -121,6 +121,10 @@ const PAGES: Record<string, Visit[]> = {
   ],
   "profile/sessions": [{ area: "user", url: "/profile/sessions", shows: heading }],
   "profile/data": [{ area: "user", url: "/profile/data", shows: heading }],
+  "profile/api-keys": [
+    { area: "user", url: "/profile/api-keys", shows: heading },
+    { area: "user", url: "/zh-CN/profile/api-keys", shows: heading },
+  ],
   "profile/two-factor": [
     { area: "user", url: "/profile/two-factor", shows: heading },
     // Switched on: the backup codes and trusted devices.
@@ -182,6 +186,10 @@ const PAGES: Record<string, Visit[]> = {
     { area: "user", url: "/organizations/{slug}/sso/{providerId}/scim", shows: heading },
     { area: "user", url: "/ja/organizations/{slug}/sso/{providerId}/scim", shows: heading },
   ],
+  "organizations/:slug/api-keys": [
+    { area: "user", url: "/organizations/{slug}/api-keys", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/api-keys", shows: heading },
+  ],
   "organizations/:slug/sso": [
     { area: "user", url: "/organizations/{slug}/sso", shows: heading },
     { area: "user", url: "/ja/organizations/{slug}/sso", shows: heading },
@@ -196,6 +204,17 @@ const PAGES: Record<string, Visit[]> = {
   ],
   "organizations/:slug/sso/:providerId/remove": [
     { area: "user", url: "/organizations/{slug}/sso/{providerId}/remove", shows: dialog },
+  ],
+  "organizations/:slug/roles": [
+    { area: "user", url: "/organizations/{slug}/roles", shows: heading },
+    { area: "user", url: "/fr/organizations/{slug}/roles", shows: heading },
+  ],
+  "organizations/:slug/roles/:roleId": [
+    { area: "user", url: "/organizations/{slug}/roles/{roleId}", shows: heading },
+    { area: "user", url: "/ja/organizations/{slug}/roles/{roleId}", shows: heading },
+  ],
+  "organizations/:slug/roles/:roleId/delete": [
+    { area: "user", url: "/organizations/{slug}/roles/{roleId}/delete", shows: dialog },
   ],
   "organizations/:slug/members/:memberId/remove": [
     { area: "user", url: "/organizations/{slug}/members/{memberId}/remove", shows: dialog },
@@ -424,6 +443,11 @@ test.describe("axe, light and dark", () => {
       role: "member",
       organizationId: organization.id,
     });
+    const role = await api<{ roleData: { id: string } }>(page, "/organization/create-role", {
+      role: "reviewer",
+      permission: { auditLog: ["read"], team: ["create", "update"] },
+      organizationId: organization.id,
+    });
 
     // A subscription of one's own, through the checkout and the provider's stand-in.
     await page.goto("/checkout?plan=pro&interval=monthly");
@@ -439,6 +463,7 @@ test.describe("axe, light and dark", () => {
       teamId: team.id,
       invitationId: invitation.id,
       providerId: provider.providerId,
+      roleId: role.roleData.id,
     };
     const problems = await auditArea(page, "user", ids);
     problems.push(...(await auditArea(inviteePage, "invitee", ids)));

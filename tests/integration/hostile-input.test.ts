@@ -61,6 +61,7 @@ let member: { id: string };
 let invitation: { id: string };
 /** An identity provider (SSO connection) of `org`: its pages and its SCIM page. */
 let provider: { providerId: string };
+let role: { id: string };
 let counter = 0;
 
 const cookieOf = (jar: Map<string, string>) => [...jar].map(([k, v]) => `${k}=${v}`).join("; ");
@@ -445,6 +446,10 @@ const EXCEPTIONS: Record<string, { allow: (probe: ApiProbe) => boolean; why: str
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
     why: "every field is optional: a fresh session without a password gets the emailed confirmation (as in better-auth, within freshAge)",
   },
+  "POST /api-key/create": {
+    allow: (p) => p.caller !== "guest" && EMPTY_CALL.test(p.label),
+    why: "every field is optional: a signed-in caller's bodiless call makes a personal key (as in better-auth)",
+  },
   "POST /organization/set-active": {
     allow: (p) => p.caller === "user" && EMPTY_CALL.test(p.label),
     why: "neither organizationId nor organizationSlug unsets the active organization and answers null (as in better-auth)",
@@ -468,6 +473,7 @@ const WRITES: Record<string, readonly string[]> = {
   "POST /revoke-other-sessions": ["Session", "AuditLog"],
   "POST /delete-user": ["Verification", "AuditLog"],
   "POST /organization/set-active": ["Session"],
+  "POST /api-key/create": ["ApiKey", "AuditLog"],
   "POST /organization/set-active-team": ["Session"],
   "POST /admin/ban-user": ["User", "Session", "AuditLog"],
 };
@@ -735,6 +741,9 @@ beforeAll(async () => {
   org = { id: created.id, slug: created.slug };
   member = created.members.find((row) => row.userId === other.id)!;
   team = await prisma.team.create({ data: { name: "Hostile Team", organizationId: org.id } });
+  role = await prisma.organizationRole.create({
+    data: { organizationId: org.id, role: "hostile", permission: JSON.stringify({ team: ["create"] }) },
+  });
   invitation = await prisma.invitation.create({
     data: {
       organizationId: org.id,
@@ -1497,6 +1506,28 @@ const FORM_ROUTES = (): FormRoute[] => [
     intentOnly: true,
   },
   {
+    file: "routes/organizations/workspace/roles.tsx",
+    path: () => `/organizations/${org.slug}/roles`,
+    callers: ["guest", "user"],
+    intents: ["create-role"],
+    fields: ["name", "permission"],
+  },
+  {
+    file: "routes/organizations/workspace/role.tsx",
+    path: () => `/organizations/${org.slug}/roles/${role.id}`,
+    callers: ["guest", "user"],
+    intents: ["update-role"],
+    fields: ["name", "permission"],
+  },
+  {
+    file: "routes/organizations/workspace/role-delete.tsx",
+    path: () => `/organizations/${org.slug}/roles/${role.id}/delete`,
+    callers: ["guest", "user"],
+    intents: ["delete-role"],
+    fields: [],
+    intentOnly: true,
+  },
+  {
     file: "routes/organizations/remove-member.tsx",
     path: () => `/organizations/${org.slug}/members/${member.id}/remove`,
     callers: ["guest", "user"],
@@ -1540,6 +1571,20 @@ const FORM_ROUTES = (): FormRoute[] => [
     callers: ["guest", "user"],
     intents: ["generate-scim-token", "revoke-scim-token"],
     fields: ["tokenId"],
+  },
+  {
+    file: "routes/profile/api-keys.tsx",
+    path: () => "/profile/api-keys",
+    callers: ["guest", "user"],
+    intents: ["create-key", "rename-key", "toggle-key", "delete-key"],
+    fields: ["name", "expiry", "permission", "budget", "refill", "rateLimit", "rateWindow", "keyId", "enabled"],
+  },
+  {
+    file: "routes/organizations/workspace/api-keys.tsx",
+    path: () => `/organizations/${org.slug}/api-keys`,
+    callers: ["guest", "user"],
+    intents: ["create-key", "rename-key", "toggle-key", "delete-key"],
+    fields: ["name", "expiry", "permission", "budget", "refill", "rateLimit", "rateWindow", "keyId", "enabled"],
   },
   {
     file: "routes/invitations/invitation.tsx",

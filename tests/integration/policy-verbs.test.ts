@@ -19,6 +19,7 @@ const loadModules = async () => ({
   organizations: await import("~/server/organization/organizations.server"),
   invitations: await import("~/server/organization/invitations.server"),
   teams: await import("~/server/organization/teams.server"),
+  roles: await import("~/server/organization/roles.server"),
   organizationAuditLog: await import("~/server/organization/audit-log.server"),
   billing: await import("~/server/billing/billing.server"),
   adminUsers: await import("~/server/admin/users.server"),
@@ -33,6 +34,8 @@ const loadModules = async () => ({
   ssoConnections: await import("~/server/sso/connections.server"),
   ssoDomains: await import("~/server/sso/domains.server"),
   ssoSignIn: await import("~/server/sso/sign-in.server"),
+  apiKeys: await import("~/server/organization/api-keys.server"),
+  apiKeyStore: await import("~/server/auth/api-keys.server"),
 });
 type Modules = Awaited<ReturnType<typeof loadModules>>;
 
@@ -53,6 +56,8 @@ interface World {
   /** The wire name of the organization's SSO connection, and a SCIM token of it. */
   providerId: string;
   scimTokenId: string;
+  /** An organization key the owner made. */
+  apiKeyId: string;
 }
 
 /** Who calls (the call passes them), the code of the refusal, and the call. */
@@ -141,6 +146,9 @@ const MODULES: {
       ownerCount: "a count the last-owner rule and the pages read",
       requireMembership: "the membership check itself",
       requirePermission: "the permission check itself",
+      roleTableOf: "reads the roles the checks decide with",
+      callerOf: "attaches those roles to a membership already found",
+      storedGrants: "reads a stored role's grants",
       auditOrganization: "writes the audit row of a verb that has checked",
       createOrganization:
         "any user may create one, within ORGANIZATION_CREATION and ORGANIZATION_LIMIT; they become its owner",
@@ -194,6 +202,49 @@ const MODULES: {
       invitedAddress: "the invitation's id is the secret of its own link; its holder already has the address",
       listUserInvitations: "only the invitations addressed to the caller",
     },
+  },
+
+  roles: {
+    checked: {
+      createRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_ROLE",
+        (m, w) =>
+          m.roles.createRole(w.member, { role: "helper", permission: {}, organizationId: w.organizationId }, meta),
+      ],
+      listRoles: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_LIST_A_ROLE",
+        (m, w) => m.roles.listRoles(w.member, w.organizationId),
+      ],
+      getRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_READ_A_ROLE",
+        (m, w) => m.roles.getRole(w.member, { roleName: "helper", organizationId: w.organizationId }),
+      ],
+      updateRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_UPDATE_A_ROLE",
+        (m, w) =>
+          m.roles.updateRole(
+            w.member,
+            { roleName: "helper", organizationId: w.organizationId, data: { permission: {} } },
+            meta,
+          ),
+      ],
+      deleteRole: [
+        "a plain member",
+        "YOU_ARE_NOT_ALLOWED_TO_DELETE_A_ROLE",
+        (m, w) => m.roles.deleteRole(w.member, { roleName: "helper", organizationId: w.organizationId }, meta),
+      ],
+      hasPermission: [
+        "an outsider",
+        "USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION",
+        (m, w) =>
+          m.roles.hasPermission(w.outsider, { permissions: { team: ["create"] }, organizationId: w.organizationId }),
+      ],
+    },
+    noCallerCheck: {},
   },
 
   teams: {
@@ -590,6 +641,53 @@ const MODULES: {
       clearSsoStateCookie: "a Set-Cookie line",
     },
   },
+
+  // A personal key is its user's alone; an organization's keys need apiKey: manage there.
+  apiKeys: {
+    checked: {
+      createApiKey: [
+        "a plain member",
+        "INSUFFICIENT_API_KEY_PERMISSIONS",
+        (m, w) => m.apiKeys.createApiKey(w.member, { configId: "org", organizationId: w.organizationId }, meta),
+      ],
+      listApiKeys: [
+        "an outsider",
+        "USER_NOT_MEMBER_OF_ORGANIZATION",
+        (m, w) => m.apiKeys.listApiKeys(w.outsider, { organizationId: w.organizationId }),
+      ],
+      getApiKey: ["a plain member", "KEY_NOT_FOUND", (m, w) => m.apiKeys.getApiKey(w.member, { keyId: w.apiKeyId })],
+      updateApiKey: [
+        "an outsider",
+        "KEY_NOT_FOUND",
+        (m, w) => m.apiKeys.updateApiKey(w.outsider, { keyId: w.apiKeyId, enabled: false }, meta),
+      ],
+      deleteApiKey: [
+        "a plain member",
+        "KEY_NOT_FOUND",
+        (m, w) => m.apiKeys.deleteApiKey(w.member, { keyId: w.apiKeyId }, meta),
+      ],
+    },
+    noCallerCheck: {
+      grantsHeld: "reads what a user holds, to cap the permissions they give a key",
+    },
+  },
+
+  // Key storage and the session gate: the verbs above check the caller before they store.
+  apiKeyStore: {
+    checked: {},
+    noCallerCheck: {
+      withKeyScope: "opens the per-request scope",
+      actingKey: "reads the per-request scope",
+      keyPermissions: "answers what the request's key allows",
+      refuseForKey: "the gate itself: refuses what a key may not do",
+      apiKeyOut: "shapes a row",
+      storeApiKey: "stores a key for a verb that has checked its caller",
+      auditKey: "writes an audit row",
+      apiKeyFrom: "reads a header",
+      sessionForKey: "the key is the credential: it is verified here",
+      requestSession: "the session gate: the cookie or the key is the credential",
+    },
+  },
 };
 
 let db: TestDatabase;
@@ -643,7 +741,17 @@ beforeAll(async () => {
   const scimToken = await prisma.scimToken.create({
     data: { providerId: provider.id, organizationId: organization.id, tokenHash: "0".repeat(64), start: "scim_policy" },
   });
+  const apiKey = await prisma.apiKey.create({
+    data: {
+      configId: "org",
+      keyHash: "1".repeat(64),
+      start: "policy",
+      userId: owner!.user.id,
+      organizationId: organization.id,
+    },
+  });
   world = {
+    apiKeyId: apiKey.id,
     member: plain!,
     outsider: outside!,
     user: notAdmin!,

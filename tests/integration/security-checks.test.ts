@@ -156,6 +156,9 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       },
     });
 
+    const role = await app.prisma.organizationRole.create({
+      data: { organizationId: orgId, role: "checker", permission: JSON.stringify({ team: ["create"] }) },
+    });
     const provider = await app.prisma.ssoProvider.create({
       data: {
         providerId: unique("checks-idp"),
@@ -196,6 +199,7 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
       ["admin", "/profile/security", "routes/profile/security.tsx"],
       ["admin", "/profile/sessions", "routes/profile/sessions.tsx"],
       ["admin", "/profile/data", "routes/profile/data.tsx"],
+      ["admin", "/fr/profile/api-keys", "routes/profile/api-keys.tsx"],
       ["admin", "/profile/two-factor", "routes/profile/two-factor.tsx"],
       ["admin", "/dashboard", "routes/dashboard.tsx"],
       ["admin", "/billing", "routes/billing/billing.tsx"],
@@ -232,6 +236,10 @@ describe("the CSP nonce on every script, and no inline event handlers", () => {
         `/ja/organizations/${slug}/audit-log?category=organization`,
         "routes/organizations/workspace/audit-log.tsx",
       ],
+      ["admin", `/ja/organizations/${slug}/api-keys`, "routes/organizations/workspace/api-keys.tsx"],
+      ["admin", `/zh-CN/organizations/${slug}/roles`, "routes/organizations/workspace/roles.tsx"],
+      ["admin", `/organizations/${slug}/roles/${role.id}`, "routes/organizations/workspace/role.tsx"],
+      ["admin", `/fr/organizations/${slug}/roles/${role.id}/delete`, "routes/organizations/workspace/role-delete.tsx"],
       ["admin", `/organizations/${slug}/members/${memberRow.id}/remove`, "routes/organizations/remove-member.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}`, "routes/organizations/team.tsx"],
       ["admin", `/organizations/${slug}/teams/${team.id}/remove`, "routes/organizations/remove-team.tsx"],

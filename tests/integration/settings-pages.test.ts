@@ -64,6 +64,7 @@ const SECTIONS = [
     intents: ["revoke-session", "revoke-other-sessions"],
   },
   { path: "/profile/data", en: "Your data · Settings", ja: "データ · 設定", intents: ["delete-account"] },
+  { path: "/profile/api-keys", en: "API keys · Settings", ja: "API キー · 設定", intents: ["create-key"] },
 ];
 const ALL_INTENTS = SECTIONS.flatMap((section) => section.intents);
 

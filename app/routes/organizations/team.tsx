@@ -42,10 +42,8 @@ export async function loader(args: Route.LoaderArgs) {
   return {
     team: { id: team.id, name: team.name },
     members: team.members,
-    add: can(caller.role, "member", ["update"])
-      ? { query, ...(await teamCandidates(organization.id, team, query)) }
-      : null,
-    grants: grantsOf(caller.role),
+    add: can(caller, "member", ["update"]) ? { query, ...(await teamCandidates(organization.id, team, query)) } : null,
+    grants: grantsOf(caller),
   };
 }
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
  * Every category and action that the code can write to the audit log has a label in every
  * language, so the admin's audit log never shows a machine key. The writes are found in the
  * source: `audit({ category, action })` and the helpers that pass an action on
- * (auditAdmin, auditOrganization, assertPassword); an action held in a variable is followed
+ * (auditAdmin, auditOrganization, assertPassword, auditKey); an action held in a variable is followed
  * to the literals assigned to it in the same file. The same reading checks that every event
  * of the categories an organization's own log shows names its organization.
  */
@@ -79,7 +79,7 @@ function outermost(text: string): string {
 }
 
 /** Where an action is the n-th argument of a helper rather than a property of audit(). */
-const HELPERS: Record<string, number> = { auditAdmin: 1, auditOrganization: 3, assertPassword: 3 };
+const HELPERS: Record<string, number> = { auditAdmin: 1, auditOrganization: 3, assertPassword: 3, auditKey: 3 };
 
 export function writtenAuditEvents() {
   const categories = new Set<string>();
@@ -130,7 +130,7 @@ function labels(language: string) {
  * alone, so an event written without it would be missing there. auditOrganization takes the
  * organization as a required argument.
  */
-const ORGANIZATION_CATEGORIES = ["organization", "sso", "scim", "payment"];
+const ORGANIZATION_CATEGORIES = ["organization", "sso", "scim", "payment", "api-key"];
 
 describe("organization events", () => {
   const { writes } = writtenAuditEvents();

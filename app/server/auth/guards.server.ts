@@ -5,9 +5,11 @@ import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
 import { noteRequest } from "~/server/log.server";
 import { pageUrl } from "~/server/page-url.server";
+import { clientAddressContext } from "~/context";
+import { errorResponse, isAppError } from "~/server/errors.server";
+import { requestSession, withKeyScope } from "./api-keys.server";
 import {
   clearSessionCookies,
-  getSession,
   hasSessionCookies,
   sessionContext,
   type AuthSession,
@@ -20,15 +22,25 @@ import {
  * stale session cookies are cleared. /api/auth reads the session itself, with the options
  * of each call (disableCookieCache, disableRefresh), so it is skipped here.
  */
-export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
+export const sessionMiddleware: MiddlewareFunction<Response> = ({ request, url, context }, next) => {
   if (url.pathname.startsWith("/api/auth/")) return next();
-  const auth = await getSession(request);
-  context.set(sessionContext, auth && { session: auth.session, user: auth.user });
-  if (auth) noteRequest({ userId: auth.user.id });
-  const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
-  const response = await next();
-  for (const cookie of setCookies) appendSetCookie(response, cookie);
-  return response;
+  // The page's loaders and actions run inside the scope, so a key's limits reach them.
+  return withKeyScope(async () => {
+    let auth: Awaited<ReturnType<typeof requestSession>>;
+    try {
+      auth = await requestSession(request, context.get(clientAddressContext));
+    } catch (error) {
+      // A refused API key (unknown, disabled, expired, spent) answers as the API does.
+      if (isAppError(error)) return errorResponse(error);
+      throw error;
+    }
+    context.set(sessionContext, auth && { session: auth.session, user: auth.user });
+    if (auth) noteRequest({ userId: auth.user.id });
+    const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
+    const response = await next();
+    for (const cookie of setCookies) appendSetCookie(response, cookie);
+    return response;
+  });
 };
 
 /** Adds a cookie unless the response (an action signing in or out) already sets that cookie itself. */

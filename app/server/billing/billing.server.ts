@@ -26,6 +26,7 @@ import { beforeDeletion } from "~/server/deletion.server";
 import { loadEnv, missingPaymentVariables } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { can } from "~/server/organization/permissions.server";
+import { roleTableOf } from "~/server/organization/organizations.server";
 import {
   customerStateOf,
   polarSubscriptionOf,
@@ -189,7 +190,9 @@ async function billingManagedBy(organizationId: string, userId: string): Promise
     select: { role: true, organization: { select: { name: true } } },
   });
   if (!member) fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-  if (!can(member.role, "billing", ["manage"])) fail("YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING");
+  if (!can({ role: member.role, roleTable: await roleTableOf(organizationId) }, "billing", ["manage"])) {
+    fail("YOU_ARE_NOT_ALLOWED_TO_MANAGE_BILLING");
+  }
   return member.organization;
 }
 

@@ -11,6 +11,7 @@ import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { getInstance, getLocale } from "~/server/i18n.server";
 import { can } from "~/server/organization/permissions.server";
+import { roleTableOf } from "~/server/organization/organizations.server";
 import { activeSubscriptions, paymentsState, subscriptionOut, type SubscriptionOut } from "./billing.server";
 import type { CustomerType } from "./provider.server";
 
@@ -37,12 +38,14 @@ export async function billingAccounts(auth: AuthSession): Promise<BillingAccount
   });
   const accounts: Omit<BillingAccount, "subscription">[] = [
     { referenceId: auth.user.id, customerType: "user", name: null, canManage: true },
-    ...memberships.map(({ role, organization }) => ({
-      referenceId: organization.id,
-      customerType: "organization" as const,
-      name: organization.name,
-      canManage: can(role, "billing", ["manage"]),
-    })),
+    ...(await Promise.all(
+      memberships.map(async ({ role, organization }) => ({
+        referenceId: organization.id,
+        customerType: "organization" as const,
+        name: organization.name,
+        canManage: can({ role, roleTable: await roleTableOf(organization.id) }, "billing", ["manage"]),
+      })),
+    )),
   ];
   const rows = await activeSubscriptions(accounts.map((account) => account.referenceId));
   return accounts.map((account) => {

@@ -17,7 +17,7 @@ import { requireMembership, requirePermission } from "./organizations.server";
 /** The caller's organization once they may read its log (a 403 otherwise; not a member: refused too). */
 async function readableLog(auth: AuthSession, organizationId: string) {
   const member = await requireMembership(auth, organizationId);
-  requirePermission(member.role, "auditLog", ["read"], "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG");
+  requirePermission(member, "auditLog", ["read"], "YOU_ARE_NOT_ALLOWED_TO_READ_THE_AUDIT_LOG");
   return member.organizationId;
 }
 

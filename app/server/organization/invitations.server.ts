@@ -89,11 +89,11 @@ function sendInvitationMail(
  */
 export async function inviteMember(auth: AuthSession, input: z.infer<typeof inviteMemberInput>, meta: RequestMeta) {
   const inviter = await requireMembership(auth, input.organizationId, { notMember: "MEMBER_NOT_FOUND" });
-  requirePermission(inviter.role, "invitation", ["create"], "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
-  const role = parseRoles(input.role);
+  requirePermission(inviter, "invitation", ["create"], "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION");
+  const role = parseRoles(input.role, inviter.roleTable);
   // better-auth answers an unknown role with a 400 that has no code.
   if (!role) throw new AppError(null, `Role not found: ${String(input.role)}`, 400);
-  if (!mayAssign(inviter.role, role)) fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
+  if (!mayAssign(inviter, role)) fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
   const { organizationId } = inviter;
   const email = normalizeEmail(input.email);
   if (await prisma.member.findFirst({ where: { organizationId, user: { email } }, select: { id: true } })) {
@@ -101,7 +101,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
   }
   const pending = await prisma.invitation.findFirst({ where: { organizationId, email, ...open() } });
   if (pending && !input.resend) fail("USER_IS_ALREADY_INVITED_TO_THIS_ORGANIZATION");
-  if (pending && !mayAssign(inviter.role, pending.role)) {
+  if (pending && !mayAssign(inviter, pending.role)) {
     fail("YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE");
   }
   const organization = await prisma.organization.findUniqueOrThrow({ where: { id: organizationId } });
@@ -223,7 +223,7 @@ export async function cancelInvitation(auth: AuthSession, invitationId: string, 
   const invitation = await prisma.invitation.findUnique({ where: { id: invitationId } });
   if (!invitation) fail("INVITATION_NOT_FOUND");
   const member = await requireMembership(auth, invitation.organizationId, { notMember: "MEMBER_NOT_FOUND" });
-  requirePermission(member.role, "invitation", ["cancel"], "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
+  requirePermission(member, "invitation", ["cancel"], "YOU_ARE_NOT_ALLOWED_TO_CANCEL_THIS_INVITATION");
   const canceled = await prisma.invitation.update({ where: { id: invitationId }, data: { status: "canceled" } });
   await auditOrganization(
     meta,

@@ -20,11 +20,15 @@ import { prepareDeletion } from "~/server/deletion.server";
 import {
   can,
   isOwner,
+  knownGrants,
   mayActOnMember,
   mayAssign,
   parseRoles,
+  roleTableWith,
   takesLastOwner,
+  type Holder,
   type Resource,
+  type RoleTable,
 } from "./permissions.server";
 
 export const TEAM_MEMBER_LIMIT = 100;
@@ -73,6 +77,42 @@ export function membershipOf(userId: string, organizationId: string) {
   return prisma.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
 }
 
+/** A stored custom role's permission: an object of resource → actions (anything else reads as none). */
+const storedPermission = z.record(z.string(), z.array(z.string())).catch({});
+
+/**
+ * Every role of `organizationId` with its grants: the built-in ones and the organization's
+ * custom roles, read once for an operation and handed to the rules of permissions.server.ts.
+ */
+export async function roleTableOf(
+  organizationId: string,
+  db: Prisma.TransactionClient | typeof prisma = prisma,
+): Promise<RoleTable> {
+  const rows = await db.organizationRole.findMany({ where: { organizationId }, orderBy: { role: "asc" } });
+  return roleTableWith(rows.map((row) => ({ role: row.role, grants: storedGrants(row.permission) })));
+}
+
+/** The grants of a custom role's stored permission (JSON), within the permission table. */
+export function storedGrants(text: string) {
+  return knownGrants(storedPermission.parse(parseJson(text)));
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** A member with their organization's role table: what the rules of permissions.server.ts decide with. */
+export type Caller = Prisma.MemberGetPayload<object> & { roleTable: RoleTable };
+
+/** The member with their organization's role table. */
+export async function callerOf(member: Prisma.MemberGetPayload<object>): Promise<Caller> {
+  return { ...member, roleTable: await roleTableOf(member.organizationId) };
+}
+
 /**
  * The organization a call is about: the one named, else the session's active one. Throws
  * `missing` when there is none, and `notMember` (with its status) unless the caller belongs.
@@ -94,12 +134,12 @@ export async function requireMembership(
   if (!id) fail(missing);
   const member = await membershipOf(auth.user.id, id);
   if (!member) fail(notMember, undefined, status);
-  return member;
+  return callerOf(member);
 }
 
-/** Throws `code` unless the member's role grants `actions` on `resource`. */
-export function requirePermission(role: string, resource: Resource, actions: string[], code: ErrorCode): void {
-  if (!can(role, resource, actions)) fail(code);
+/** Throws `code` unless one of the member's roles grants `actions` on `resource`. */
+export function requirePermission(holder: Holder, resource: Resource, actions: string[], code: ErrorCode): void {
+  if (!can(holder, resource, actions)) fail(code);
 }
 
 /** Records an event of organization `organizationId` (it shows in that organization's audit log). */
@@ -198,7 +238,7 @@ export async function updateOrganization(
   meta: RequestMeta,
 ) {
   const member = await requireMembership(auth, input.organizationId, { status: 400 });
-  requirePermission(member.role, "organization", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
+  requirePermission(member, "organization", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_ORGANIZATION");
   const { data } = input;
   if (data.slug) {
     if (isReservedSlug(data.slug)) fail("ORGANIZATION_SLUG_ALREADY_TAKEN");
@@ -229,7 +269,7 @@ export async function updateOrganization(
 export async function deleteOrganization(auth: AuthSession, organizationId: string, meta: RequestMeta) {
   if (!loadEnv().ORGANIZATION_DELETION) throw new AppError("NOT_FOUND", "Organization deletion is disabled", 404);
   const member = await requireMembership(auth, organizationId, { status: 400 });
-  requirePermission(member.role, "organization", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
+  requirePermission(member, "organization", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_ORGANIZATION");
   await prepareDeletion({ kind: "organization", id: organizationId, actorId: auth.user.id, meta });
   const organization = await prisma.$transaction(async (tx) => {
     const members = await tx.member.findMany({ where: { organizationId }, select: { userId: true } });
@@ -296,7 +336,7 @@ export async function getFullOrganization(
   if (!organization) fail("ORGANIZATION_NOT_FOUND");
   const member = organization.members.find((m) => m.userId === auth.user.id) ?? (await membershipOf(auth.user.id, id));
   if (!member) fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION");
-  const invitations = can(member.role, "invitation", ["create"])
+  const invitations = can(await callerOf(member), "invitation", ["create"])
     ? await prisma.invitation.findMany({ where: { organizationId: id }, orderBy: { createdAt: "desc" } })
     : [];
   const { members, teams, ...rest } = organization;
@@ -391,7 +431,7 @@ export async function addMember(
   input: { userId: string; role: string | string[]; organizationId: string; teamId?: string },
   meta: RequestMeta,
 ) {
-  const role = parseRoles(input.role);
+  const role = parseRoles(input.role, await roleTableOf(input.organizationId));
   if (!role) fail("ROLE_NOT_FOUND");
   if (await membershipOf(input.userId, input.organizationId)) fail("USER_IS_ALREADY_A_MEMBER_OF_THIS_ORGANIZATION");
   if ((await prisma.member.count({ where: { organizationId: input.organizationId } })) >= membershipLimit()) {
@@ -419,16 +459,16 @@ export async function updateMemberRole(
   input: { memberId: string; role: string | string[]; organizationId?: string },
   meta: RequestMeta,
 ) {
-  const role = parseRoles(input.role);
-  if (!role) throw new AppError("ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${String(input.role)}`);
   const caller = await requireMembership(auth, input.organizationId, { missing: "NO_ACTIVE_ORGANIZATION" });
+  const role = parseRoles(input.role, caller.roleTable);
+  if (!role) throw new AppError("ROLE_NOT_FOUND", `ROLE_NOT_FOUND: ${String(input.role)}`);
   // Before the lookup too: without the permission, any member named is refused alike.
-  requirePermission(caller.role, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+  requirePermission(caller, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
   const target = await prisma.member.findFirst({
     where: { id: input.memberId, organizationId: caller.organizationId },
   });
   if (!target) fail("MEMBER_NOT_FOUND");
-  if (!mayActOnMember(caller.role, "update", target.role) || !mayAssign(caller.role, role)) {
+  if (!mayActOnMember(caller, "update", target.role) || !mayAssign(caller, role)) {
     fail("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
   }
   if (await takesLastOwner(target.role, role, () => ownerCount(caller.organizationId))) {
@@ -457,7 +497,7 @@ export async function removeMember(
     : await prisma.member.findFirst({ where: { id: input.memberIdOrEmail, organizationId: caller.organizationId } });
   if (!target) fail("MEMBER_NOT_FOUND");
   const self = target.userId === auth.user.id;
-  if (!mayActOnMember(caller.role, "delete", target.role, self)) fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
+  if (!mayActOnMember(caller, "delete", target.role, self)) fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
   if (await takesLastOwner(target.role, null, () => ownerCount(caller.organizationId))) {
     fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
   }

@@ -12,8 +12,17 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
-import { can } from "./permissions.server";
-import { checkSlug, memberUser, membershipOf, organizationOut, setActiveOrganization } from "./organizations.server";
+import { can, holds } from "./permissions.server";
+import { listRoles } from "./roles.server";
+import {
+  callerOf,
+  checkSlug,
+  memberUser,
+  membershipOf,
+  organizationOut,
+  roleTableOf,
+  setActiveOrganization,
+} from "./organizations.server";
 
 /** How many members the organization page lists at once. */
 const MEMBERS_PAGE_SIZE = 50;
@@ -31,9 +40,9 @@ export function organizationT(context: Readonly<RouterContextProvider>) {
  */
 export async function organizationOfPage(url: URL, auth: AuthSession, slug: string) {
   const organization = await prisma.organization.findUnique({ where: { slug } });
-  const caller = organization && (await membershipOf(auth.user.id, organization.id));
-  if (!organization || !caller) notFound(url.pathname);
-  return { organization: organizationOut(organization), caller };
+  const member = organization && (await membershipOf(auth.user.id, organization.id));
+  if (!organization || !member) notFound(url.pathname);
+  return { organization: organizationOut(organization), caller: await callerOf(member) };
 }
 
 /**
@@ -236,17 +245,47 @@ export async function shellOf(auth: AuthSession) {
     select: { role: true, organization: { select: { id: true, name: true, slug: true } } },
     orderBy: { organization: { createdAt: "asc" } },
   });
-  const active = memberships.find(({ organization }) => organization.id === activeOrganizationId);
+  const membership = memberships.find(({ organization }) => organization.id === activeOrganizationId);
+  const active = membership && { role: membership.role, roleTable: await roleTableOf(membership.organization.id) };
   return {
     organizations: memberships.map(({ organization }) => organization),
     activeOrganizationId,
     // The invitations section is for the roles that send or withdraw invitations.
-    mayInvite: active
-      ? can(active.role, "invitation", ["create"]) || can(active.role, "invitation", ["cancel"])
-      : false,
+    mayInvite: active ? can(active, "invitation", ["create"]) || can(active, "invitation", ["cancel"]) : false,
     // The single sign-on section is for the roles that manage it.
-    mayManageSso: active ? can(active.role, "sso", ["manage"]) : false,
+    mayManageSso: active ? can(active, "sso", ["manage"]) : false,
     // The audit log is for the roles that may read it.
-    mayReadAuditLog: active ? can(active.role, "auditLog", ["read"]) : false,
+    mayReadAuditLog: active ? can(active, "auditLog", ["read"]) : false,
   };
+}
+
+/** Whether `name` is one of the roles of the comma-separated `role`. */
+const hasRole = (role: string, name: string) => role.split(",").some((part) => part.trim() === name);
+
+/** The organization's custom roles for its roles section (the caller may read them), with how many members have each. */
+export async function rolesOfPage(auth: AuthSession, organizationId: string) {
+  const [roles, members] = await Promise.all([
+    listRoles(auth, organizationId),
+    prisma.member.findMany({ where: { organizationId }, select: { role: true } }),
+  ]);
+  return roles.map(({ id, role, permission }) => ({
+    id,
+    role,
+    permission,
+    memberCount: members.filter((member) => hasRole(member.role, role)).length,
+  }));
+}
+
+/**
+ * The organization of the URL and its custom role `roleId`, for a caller who may read its
+ * roles; a 404 to everyone else and for another organization's role. `editable` when the
+ * caller may change roles and holds all the role grants (no one trims a role above them).
+ */
+export async function roleOfPage(url: URL, auth: AuthSession, slug: string, roleId: string) {
+  const { organization, caller } = await organizationOfPage(url, auth, slug);
+  if (!can(caller, "ac", ["read"])) notFound(url.pathname);
+  const role = (await rolesOfPage(auth, organization.id)).find((row) => row.id === roleId);
+  if (!role) notFound(url.pathname);
+  const editable = can(caller, "ac", ["update"]) && holds(caller, role.permission);
+  return { organization, caller, role, editable };
 }

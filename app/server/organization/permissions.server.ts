@@ -1,13 +1,16 @@
 /**
- * Organization roles and what they may do, in one place (docs/decisions/0011): the
+ * Organization roles and what they may do, in one place (docs/decisions/0011, 0028): the
  * permission table, and the rules between members (which roles a member may give, whom they
  * may change or remove, the last owner). The services check these; the pages show what they
- * allow. A member's role is a comma-separated list ("admin,member"); a member may do what
- * any of their roles may. The table is better-auth's organization plugin's default (owner:
- * everything; admin: everything but deleting the organization; member: nothing), so its
- * clients see the same refusals, plus `billing: manage`, `sso: manage` and `auditLog: read` for
+ * allow. A member's role is a comma-separated list ("admin,member") of built-in roles and of
+ * roles their organization defined (custom roles); a member may do what any of their roles
+ * may. The built-in table is better-auth's organization plugin's default (owner: everything;
+ * admin: everything but deleting the organization; member: nothing), so its clients see the
+ * same refusals, plus `billing: manage`, `sso: manage`, `auditLog: read` and `apiKey: manage` for
  * owners and admins.
  */
+import { keyPermissions } from "~/server/auth/api-keys.server";
+
 export const ORGANIZATION_ROLES = ["owner", "admin", "member"] as const;
 export type OrganizationRole = (typeof ORGANIZATION_ROLES)[number];
 
@@ -16,12 +19,16 @@ export const PERMISSIONS = {
   member: ["create", "update", "delete"],
   invitation: ["create", "cancel"],
   team: ["create", "update", "delete"],
+  // The organization's custom roles (better-auth's dynamic access control statement).
+  ac: ["create", "read", "update", "delete"],
   // Subscribing the organization, cancelling, restoring, the billing portal.
   billing: ["manage"],
   // The organization's identity providers, their domains, SCIM tokens and whether SSO is required.
   sso: ["manage"],
   // The organization's own audit log (its events: who, what, when, from where) and its CSV export.
   auditLog: ["read"],
+  // The organization's API keys (docs/decisions/0027).
+  apiKey: ["manage"],
 } as const;
 export type Resource = keyof typeof PERMISSIONS;
 
@@ -36,30 +43,87 @@ const GRANTS: Record<OrganizationRole, Grants> = {
     member: ["create", "update", "delete"],
     invitation: ["create", "cancel"],
     team: ["create", "update", "delete"],
+    ac: ["create", "read", "update", "delete"],
     billing: ["manage"],
     sso: ["manage"],
     auditLog: ["read"],
+    apiKey: ["manage"],
   },
   member: {},
 };
 
-/** The roles of a comma-separated role string; unknown names are dropped. */
-export function rolesOf(role: string): OrganizationRole[] {
+/**
+ * Every role of one organization by name, with its grants: the built-in roles, then the
+ * organization's own (organizations.server.ts `roleTableOf` reads them once per operation).
+ */
+export type RoleTable = Readonly<Record<string, Grants>>;
+
+/** The role table of an organization without custom roles. */
+export const BUILT_IN_ROLES: RoleTable = GRANTS;
+
+/** A member as the rules see them: their role string and their organization's role table. */
+export type Holder = { role: string; roleTable: RoleTable };
+
+/** The role table of an organization whose custom roles are `custom`; a built-in name keeps its built-in grants. */
+export function roleTableWith(custom: readonly { role: string; grants: Grants }[]): RoleTable {
+  return { ...Object.fromEntries(custom.map(({ role, grants }) => [role, grants])), ...GRANTS };
+}
+
+/** The grants of a stored permission object: the resources and actions the table knows, nothing else. */
+export function knownGrants(permission: Record<string, readonly string[]>): Grants {
+  const grants: Record<string, string[]> = {};
+  for (const [resource, actions] of Object.entries(permission)) {
+    if (!Object.hasOwn(PERMISSIONS, resource)) continue;
+    const known: readonly string[] = PERMISSIONS[resource as Resource];
+    const kept = [...new Set(actions.filter((action) => known.includes(action)))];
+    if (kept.length) grants[resource] = kept;
+  }
+  return grants as Grants;
+}
+
+/** Whether every resource and action of `permission` is in the permission table. */
+export function isKnownPermission(permission: Record<string, readonly string[]>): boolean {
+  return Object.entries(permission).every(
+    ([resource, actions]) =>
+      Object.hasOwn(PERMISSIONS, resource) &&
+      actions.every((action) => (PERMISSIONS[resource as Resource] as readonly string[]).includes(action)),
+  );
+}
+
+/** The roles of a comma-separated role string that the table knows; unknown names are dropped. */
+export function rolesOf(role: string, roleTable: RoleTable): string[] {
   return role
     .split(",")
     .map((name) => name.trim())
-    .filter((name): name is OrganizationRole => (ORGANIZATION_ROLES as readonly string[]).includes(name));
+    .filter((name) => Object.hasOwn(roleTable, name));
 }
 
 /**
- * What a role string grants: for each resource, the actions that any of its roles grants.
- * Every question about what a role may do goes through here (`can`, the pages' grants), so
- * roles that an organization defines itself plug in at this one place.
+ * The grants of each of the holder's roles. Every question about what a member may do goes
+ * through here (`can`, `grantsOf`, the escalation rules, has-permission): the one decision point.
  */
-export function grantsOf(role: string): Grants {
+function grantsByRole({ role, roleTable }: Holder): Grants[] {
+  const granted = rolesOf(role, roleTable).map((name) => roleTable[name]!);
+  // A request made with a restricted API key may do only what both the key and the role allow.
+  const key = keyPermissions();
+  return key ? granted.map((grants) => narrowed(grants, key)) : granted;
+}
+
+/** The actions of `grants` that `limit` also grants, resource by resource. */
+function narrowed(grants: Grants, limit: Readonly<Record<string, readonly string[]>>): Grants {
+  return Object.fromEntries(
+    Object.entries(grants).map(([resource, actions]) => [
+      resource,
+      actions.filter((action) => (Object.hasOwn(limit, resource) ? limit[resource]! : []).includes(action)),
+    ]),
+  ) as Grants;
+}
+
+/** What a member may do: for each resource, the actions that any of their roles grants (the union). */
+export function grantsOf(holder: Holder): Grants {
   const grants: Record<string, string[]> = {};
-  for (const name of rolesOf(role)) {
-    for (const [resource, actions] of Object.entries(GRANTS[name])) {
+  for (const granted of grantsByRole(holder)) {
+    for (const [resource, actions] of Object.entries(granted)) {
       grants[resource] = [...new Set([...(grants[resource] ?? []), ...actions])];
     }
   }
@@ -67,40 +131,74 @@ export function grantsOf(role: string): Grants {
 }
 
 /**
- * Whether one of `role`'s roles grants every action asked for on the resource (as
- * better-auth decides it). For a single action this is what `grantsOf(role)` lists.
+ * Whether one of the holder's roles grants every action asked for on every resource asked
+ * for (as better-auth's has-permission decides it). For a single action this is what
+ * `grantsOf` lists.
  */
-export function can(role: string, resource: Resource, actions: readonly string[]): boolean {
-  return rolesOf(role).some((name) => {
-    const granted: readonly string[] = grantsOf(name)[resource] ?? [];
+export function allows(holder: Holder, permissions: Record<string, readonly string[]>): boolean {
+  return grantsByRole(holder).some((granted) =>
+    Object.entries(permissions).every(([resource, actions]) => {
+      const actionsGranted: readonly string[] = Object.hasOwn(granted, resource) ? granted[resource as Resource]! : [];
+      return actions.every((action) => actionsGranted.includes(action));
+    }),
+  );
+}
+
+/** Whether one of the holder's roles grants every one of `actions` on `resource`. */
+export function can(holder: Holder, resource: Resource, actions: readonly string[]): boolean {
+  return allows(holder, { [resource]: actions });
+}
+
+/**
+ * Whether the holder has every permission of `permission` through some role (the union):
+ * nobody grants, through a role they define or give, what they do not have themselves.
+ */
+export function holds(holder: Holder, permission: Record<string, readonly string[]>): boolean {
+  const grants = grantsOf(holder);
+  return Object.entries(permission).every(([resource, actions]) => {
+    const granted: readonly string[] = Object.hasOwn(grants, resource) ? grants[resource as Resource]! : [];
     return actions.every((action) => granted.includes(action));
   });
 }
 
-export const isOwner = (role: string) => rolesOf(role).includes("owner");
+export const isOwner = (role: string) =>
+  role
+    .split(",")
+    .map((name) => name.trim())
+    .includes("owner");
 
 /**
- * The assignable-role rule: whether a member with role `caller` may give `role` (one role or
- * several, "admin,member") to a member or an invitation. Only an owner gives the owner role.
+ * The assignable-role rule: whether `caller` may give `role` (one role or several,
+ * "admin,custom") to a member or an invitation. Only an owner gives the owner role; anyone
+ * else only roles that grant nothing they do not hold themselves.
  */
-export function mayAssign(caller: string, role: string): boolean {
-  return isOwner(caller) || !isOwner(role);
+export function mayAssign(caller: Holder, role: string): boolean {
+  if (isOwner(caller.role)) return true;
+  return !isOwner(role) && holds(caller, grantsOf({ role, roleTable: caller.roleTable }));
 }
 
-/** The roles a member with role `caller` may give (see mayAssign), for the pages' role selects. */
-export function assignableRoles(caller: string): OrganizationRole[] {
-  return ORGANIZATION_ROLES.filter((role) => mayAssign(caller, role));
+/** The roles `caller` may give (see mayAssign), built-in first, then by name, for the pages' role selects. */
+export function assignableRoles(caller: Holder): string[] {
+  return Object.keys(caller.roleTable)
+    .sort((a, b) => builtInOrder(a) - builtInOrder(b) || a.localeCompare(b))
+    .filter((role) => mayAssign(caller, role));
+}
+
+function builtInOrder(role: string): number {
+  const index = (ORGANIZATION_ROLES as readonly string[]).indexOf(role);
+  return index === -1 ? ORGANIZATION_ROLES.length : index;
 }
 
 /**
- * The member-over-member rule: whether a member with role `caller` may change the role of
- * (`update`) or remove (`delete`) the member with role `target`. It takes the table's member
- * permission, except to remove oneself (`self`: leaving needs none), and only an owner changes
- * or removes an owner. Which role may be given is mayAssign's.
+ * The member-over-member rule: whether `caller` may change the role of (`update`) or remove
+ * (`delete`) the member with role `target`. It takes the table's member permission, except to
+ * remove oneself (`self`: leaving needs none); only an owner changes or removes an owner, and
+ * no one a member who holds more than they do. Which role may be given is mayAssign's.
  */
-export function mayActOnMember(caller: string, action: "update" | "delete", target: string, self = false): boolean {
+export function mayActOnMember(caller: Holder, action: "update" | "delete", target: string, self = false): boolean {
   const permitted = (action === "delete" && self) || can(caller, "member", [action]);
-  return permitted && (isOwner(caller) || !isOwner(target));
+  if (!permitted || isOwner(caller.role)) return permitted;
+  return !isOwner(target) && holds(caller, grantsOf({ role: target, roleTable: caller.roleTable }));
 }
 
 /**
@@ -116,9 +214,9 @@ export async function takesLastOwner(
   return isOwner(role) && !(next !== null && isOwner(next)) && (await countOwners()) <= 1;
 }
 
-/** A role given as "a,b" or ["a","b"], checked against the known roles; null when one is unknown. */
-export function parseRoles(role: string | string[]): string | null {
+/** A role given as "a,b" or ["a","b"], checked against the organization's roles; null when one is unknown. */
+export function parseRoles(role: string | string[], roleTable: RoleTable): string | null {
   const names = (Array.isArray(role) ? role : role.split(",")).map((name) => name.trim()).filter(Boolean);
-  if (!names.length || names.some((name) => !(ORGANIZATION_ROLES as readonly string[]).includes(name))) return null;
+  if (!names.length || names.some((name) => !Object.hasOwn(roleTable, name))) return null;
   return [...new Set(names)].join(",");
 }

@@ -69,7 +69,7 @@ export async function createTeam(auth: AuthSession, input: z.infer<typeof create
     // better-auth's answer to a non-member here, kept so clients see the same code.
     notMember: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USERS_TO_THIS_ORGANIZATION",
   });
-  requirePermission(member.role, "team", ["create"], "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
+  requirePermission(member, "team", ["create"], "YOU_ARE_NOT_ALLOWED_TO_CREATE_TEAMS_IN_THIS_ORGANIZATION");
   const { organizationId } = member;
   if ((await prisma.team.count({ where: { organizationId } })) >= TEAM_LIMIT) {
     fail("YOU_HAVE_REACHED_THE_MAXIMUM_NUMBER_OF_TEAMS");
@@ -87,7 +87,7 @@ export async function updateTeam(auth: AuthSession, input: z.infer<typeof update
     missing: "NO_ACTIVE_ORGANIZATION",
     notMember: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM",
   });
-  requirePermission(member.role, "team", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
+  requirePermission(member, "team", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_TEAM");
   const team = await teamOf(input.teamId, member.organizationId);
   const updated = await prisma.team.update({ where: { id: team.id }, data: { name: input.data.name } });
   await auditOrganization(meta, auth.user.id, team.organizationId, "update-team", "team", team.id, {
@@ -110,7 +110,7 @@ export async function removeTeam(auth: AuthSession, input: z.infer<typeof teamIn
   });
   // As in better-auth: not the team the caller's own session is working in.
   if (auth.session.activeTeamId === input.teamId) fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_TEAM");
-  requirePermission(member.role, "team", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION");
+  requirePermission(member, "team", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_DELETE_TEAMS_IN_THIS_ORGANIZATION");
   const { organizationId } = member;
   const team = await teamOf(input.teamId, organizationId);
   const mayRemoveLast = loadEnv().ORGANIZATION_ALLOW_REMOVING_ALL_TEAMS;
@@ -178,7 +178,7 @@ export async function listUserTeams(auth: AuthSession, input: { userId?: string;
     notMember: "YOU_ARE_NOT_A_MEMBER_OF_THIS_ORGANIZATION",
   });
   if (!self) {
-    requirePermission(caller.role, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
+    requirePermission(caller, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
     if (!(await membershipOf(userId, caller.organizationId))) {
       fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", undefined, 400);
     }
@@ -207,7 +207,7 @@ export async function addTeamMember(auth: AuthSession, input: z.infer<typeof tea
     missing: "NO_ACTIVE_ORGANIZATION",
     status: 400,
   });
-  requirePermission(caller.role, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
+  requirePermission(caller, "member", ["update"], "YOU_ARE_NOT_ALLOWED_TO_CREATE_A_NEW_TEAM_MEMBER");
   const { organizationId } = caller;
   if (!(await membershipOf(input.userId, organizationId))) {
     fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", undefined, 400);
@@ -239,7 +239,7 @@ export async function removeTeamMember(auth: AuthSession, input: z.infer<typeof 
     missing: "NO_ACTIVE_ORGANIZATION",
     status: 400,
   });
-  requirePermission(caller.role, "member", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
+  requirePermission(caller, "member", ["delete"], "YOU_ARE_NOT_ALLOWED_TO_REMOVE_A_TEAM_MEMBER");
   const { organizationId } = caller;
   if (!(await membershipOf(input.userId, organizationId))) {
     fail("USER_IS_NOT_A_MEMBER_OF_THE_ORGANIZATION", undefined, 400);

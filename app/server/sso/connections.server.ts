@@ -28,7 +28,7 @@ import { encryptSecret } from "~/server/crypto.server";
 import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail, type ErrorCode } from "~/server/errors.server";
-import { requireMembership, requirePermission } from "~/server/organization/organizations.server";
+import { requireMembership, requirePermission, roleTableOf } from "~/server/organization/organizations.server";
 import { can } from "~/server/organization/permissions.server";
 import {
   attributeMapping,
@@ -192,7 +192,7 @@ const RESERVED_PROVIDER_IDS = new Set<string>(["credential", "email-password", "
 /** The membership that may manage the organization's SSO, or the refusal. */
 async function managerOf(auth: AuthSession, organizationId: string | undefined) {
   const member = await requireMembership(auth, organizationId);
-  requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO");
+  requirePermission(member, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO");
   return member;
 }
 
@@ -621,9 +621,12 @@ export async function listProviders(auth: AuthSession) {
     where: { userId: auth.user.id },
     select: { organizationId: true, role: true },
   });
-  const organizationIds = memberships
-    .filter((membership) => can(membership.role, "sso", ["manage"]))
-    .map((membership) => membership.organizationId);
+  const managed = await Promise.all(
+    memberships.map(async ({ organizationId, role }) =>
+      can({ role, roleTable: await roleTableOf(organizationId) }, "sso", ["manage"]) ? organizationId : null,
+    ),
+  );
+  const organizationIds = managed.filter((id) => id !== null);
   const rows = await prisma.ssoProvider.findMany({
     where: { organizationId: { in: organizationIds } },
     include: { domains: true },

@@ -107,7 +107,7 @@ export async function verifyDomain(auth: AuthSession, input: z.infer<typeof veri
   });
   if (!provider) fail("PROVIDER_NOT_FOUND");
   const member = await requireMembership(auth, provider.organizationId);
-  requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO");
+  requirePermission(member, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO");
 
   const targets = input.domain ? provider.domains.filter((row) => row.domain === input.domain) : provider.domains;
   if (!targets.length) fail("INVALID_DOMAIN", `${input.domain} is not a domain of this provider`);
@@ -190,7 +190,7 @@ export const setSsoRequiredInput = z.object({
  */
 export async function setSsoRequired(auth: AuthSession, input: z.infer<typeof setSsoRequiredInput>, meta: RequestMeta) {
   const member = await requireMembership(auth, input.organizationId);
-  requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO");
+  requirePermission(member, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SSO");
   const { organizationId } = member;
   if (input.required) {
     const verified = await prisma.ssoDomain.count({

@@ -22,7 +22,7 @@ export function ssoT(context: Readonly<RouterContextProvider>) {
 /** The organization of the URL and the caller's membership, when the caller manages its SSO. */
 export async function ssoOfPage(url: URL, auth: AuthSession, slug: string) {
   const page = await organizationOfPage(url, auth, slug);
-  if (!can(page.caller.role, "sso", ["manage"])) notFound(url.pathname);
+  if (!can(page.caller, "sso", ["manage"])) notFound(url.pathname);
   return page;
 }
 

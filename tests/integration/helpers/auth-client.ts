@@ -25,7 +25,11 @@ function makeClient(
 ) {
   return createAuthClient({
     baseURL, // "/api/auth" is appended
-    plugins: [organizationClient({ teams: { enabled: true } }), adminClient(), twoFactorClient()],
+    plugins: [
+      organizationClient({ teams: { enabled: true }, dynamicAccessControl: { enabled: true } }),
+      adminClient(),
+      twoFactorClient(),
+    ],
     fetchOptions,
   });
 }

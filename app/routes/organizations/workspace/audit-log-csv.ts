@@ -14,7 +14,7 @@ import { can } from "~/server/organization/permissions.server";
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
-  if (!can(caller.role, "auditLog", ["read"])) notFound(url.pathname);
+  if (!can(caller, "auditLog", ["read"])) notFound(url.pathname);
   const filter = organizationAuditLogFilter.parse(searchParamsOf(url));
   const stamp = new Date().toISOString().slice(0, 19).replace(/[-:]/g, "").replace("T", "-");
   return new Response(await organizationAuditLogCsv(auth, organization.id, filter), {

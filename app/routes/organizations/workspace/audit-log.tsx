@@ -27,7 +27,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
-  if (!can(caller.role, "auditLog", ["read"])) notFound(url.pathname);
+  if (!can(caller, "auditLog", ["read"])) notFound(url.pathname);
   const query = searchParamsOf(url);
   return {
     meta: pageMeta(context, "organizationAuditLog", { name: organization.name }),

@@ -29,7 +29,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     meta: pageMeta(context, "organizationBilling", { name: organization.name }),
     organizationId: organization.id,
     plan: await organizationPlan(organization.id),
-    mayManage: can(caller.role, "billing", ["manage"]),
+    mayManage: can(caller, "billing", ["manage"]),
   };
 }
 

@@ -45,16 +45,15 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
-  const role = caller.role;
-  if (!can(role, "invitation", ["create"]) && !can(role, "invitation", ["cancel"])) notFound(url.pathname);
+  if (!can(caller, "invitation", ["create"]) && !can(caller, "invitation", ["cancel"])) notFound(url.pathname);
   const [invitations, teams] = await Promise.all([
     invitationsOfPage(auth, organization.id),
     teamsOfPage(organization.id),
   ]);
   return {
     meta: pageMeta(context, "organizationInvitations", { name: organization.name }),
-    grants: grantsOf(role),
-    assignableRoles: assignableRoles(role),
+    grants: grantsOf(caller),
+    assignableRoles: assignableRoles(caller),
     teams: teams.map(({ id, name }) => ({ id, name })),
     ...invitations,
   };

@@ -27,11 +27,15 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     role: caller.role,
     active: auth.session.activeOrganizationId === organization.id,
     // The invitations are for the roles that send or withdraw them; the others see no tab.
-    invitations: can(caller.role, "invitation", ["create"]) || can(caller.role, "invitation", ["cancel"]),
+    invitations: can(caller, "invitation", ["create"]) || can(caller, "invitation", ["cancel"]),
     // Single sign-on is for the roles that manage it (owners and admins).
-    sso: can(caller.role, "sso", ["manage"]),
+    sso: can(caller, "sso", ["manage"]),
     // The audit log is for the roles that may read it (owners and admins).
-    auditLog: can(caller.role, "auditLog", ["read"]),
+    auditLog: can(caller, "auditLog", ["read"]),
+    // The custom roles are for the roles that may read them (owners and admins, or a role granted ac: read).
+    roles: can(caller, "ac", ["read"]),
+    // The organization's API keys are for the roles that manage them (owners and admins).
+    apiKeys: can(caller, "apiKey", ["manage"]),
   };
 }
 
@@ -49,7 +53,9 @@ export default function OrganizationWorkspace({ loaderData }: Route.ComponentPro
     { to: path("settings"), label: t("nav.settings") },
     { to: path("billing"), label: t("nav.billing") },
     ...(loaderData.sso ? [{ to: path("sso"), label: t("nav.sso") }] : []),
+    ...(loaderData.roles ? [{ to: path("roles"), label: t("nav.roles") }] : []),
     ...(loaderData.auditLog ? [{ to: path("audit-log"), label: t("nav.auditLog") }] : []),
+    ...(loaderData.apiKeys ? [{ to: path("api-keys"), label: t("nav.apiKeys") }] : []),
   ];
   return (
     <div className="flex flex-col">

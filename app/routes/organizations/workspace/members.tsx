@@ -42,15 +42,14 @@ const pageOf = (url: URL) => membersViewSchema.parse(searchParamsOf(url)).page;
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
-  const role = caller.role;
   const [{ members, total, page, pages }, soleOwner] = await Promise.all([
     membersOfPage(organization.id, pageOf(url)),
-    takesLastOwner(role, null, () => ownerCount(organization.id)),
+    takesLastOwner(caller.role, null, () => ownerCount(organization.id)),
   ]);
   return {
     meta: pageMeta(context, "organizationMembers", { name: organization.name }),
     slug: organization.slug,
-    assignableRoles: assignableRoles(role),
+    assignableRoles: assignableRoles(caller),
     members: members.map((member) => {
       const self = member.userId === auth.user.id;
       return {
@@ -60,9 +59,9 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
         role: member.role,
         self,
         soleOwner: self && soleOwner,
-        editable: mayActOnMember(role, "update", member.role) && !(self && soleOwner),
+        editable: mayActOnMember(caller, "update", member.role) && !(self && soleOwner),
         // One's own membership ends by leaving, in the settings.
-        removable: !self && mayActOnMember(role, "delete", member.role),
+        removable: !self && mayActOnMember(caller, "delete", member.role),
       };
     }),
     membersPage: { total, page, pages },

@@ -29,7 +29,6 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 export async function loader({ url, params, context }: Route.LoaderArgs) {
   const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
-  const role = caller.role;
   const [counts, plan] = await Promise.all([organizationCounts(organization.id), organizationPlan(organization.id)]);
   return {
     meta: pageMeta(context, "organizationOverview", { name: organization.name }),
@@ -38,10 +37,10 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
     counts,
     plan,
     may: {
-      invite: can(role, "invitation", ["create"]),
-      seeInvitations: can(role, "invitation", ["create"]) || can(role, "invitation", ["cancel"]),
-      createTeam: can(role, "team", ["create"]),
-      update: can(role, "organization", ["update"]),
+      invite: can(caller, "invitation", ["create"]),
+      seeInvitations: can(caller, "invitation", ["create"]) || can(caller, "invitation", ["cancel"]),
+      createTeam: can(caller, "team", ["create"]),
+      update: can(caller, "organization", ["update"]),
     },
   };
 }

@@ -46,10 +46,10 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
       logo: organization.logo,
       metadata: organization.metadata ? JSON.stringify(organization.metadata, null, 2) : "",
     },
-    mayUpdate: can(caller.role, "organization", ["update"]),
+    mayUpdate: can(caller, "organization", ["update"]),
     // The last-owner rule would refuse it: the section says so instead of offering it.
     mayLeave: !(await takesLastOwner(caller.role, null, () => ownerCount(organization.id))),
-    mayDelete: can(caller.role, "organization", ["delete"]) && loadEnv().ORGANIZATION_DELETION,
+    mayDelete: can(caller, "organization", ["delete"]) && loadEnv().ORGANIZATION_DELETION,
   };
 }
 

@@ -36,7 +36,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
 async function pageOf({ url, params, context }: Pick<Route.LoaderArgs, "url" | "params" | "context">) {
   const auth = requireAuthSession(context);
   const { organization, caller } = await organizationOfPage(url, auth, params.slug);
-  if (!can(caller.role, "sso", ["manage"])) notFound(url.pathname);
+  if (!can(caller, "sso", ["manage"])) notFound(url.pathname);
   const tokens = await listScimTokens(auth, params.providerId, organization.id).catch((error: unknown) =>
     isAppError(error) && error.code === "SCIM_CONNECTION_NOT_FOUND" ? notFound(url.pathname) : Promise.reject(error),
   );

@@ -34,7 +34,7 @@ export async function loader({ url, params, context }: Route.LoaderArgs) {
   return {
     meta: pageMeta(context, "organizationTeams", { name: organization.name }),
     slug: organization.slug,
-    grants: grantsOf(caller.role),
+    grants: grantsOf(caller),
     teams: await teamsOfPage(organization.id),
   };
 }

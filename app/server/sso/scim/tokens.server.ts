@@ -12,7 +12,12 @@ import { checkRateLimit, rateLimitEnabled } from "~/server/auth/rate-limit.serve
 import { hashToken, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
 import { prisma } from "~/server/db.server";
 import { fail } from "~/server/errors.server";
-import { membershipOf, requireMembership, requirePermission } from "~/server/organization/organizations.server";
+import {
+  callerOf,
+  membershipOf,
+  requireMembership,
+  requirePermission,
+} from "~/server/organization/organizations.server";
 import { ScimError } from "./protocol.server";
 
 const PREFIX = "scim_";
@@ -48,7 +53,7 @@ export async function generateScimToken(
   meta: RequestMeta,
 ): Promise<{ scimToken: string }> {
   const member = await requireMembership(auth, input.organizationId);
-  requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
+  requirePermission(member, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
   const provider = await prisma.ssoProvider.findUnique({ where: { providerId: input.providerId } });
   // Another organization's connection is answered like one that does not exist.
   if (provider?.organizationId !== member.organizationId) fail("SCIM_CONNECTION_NOT_FOUND");
@@ -87,7 +92,7 @@ export async function listScimTokens(auth: AuthSession, providerId: string, orga
     fail("SCIM_CONNECTION_NOT_FOUND");
   }
   const member = await requireMembership(auth, provider.organizationId);
-  requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
+  requirePermission(member, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
   const tokens = await prisma.scimToken.findMany({
     where: { providerId: provider.id },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -104,7 +109,7 @@ export async function revokeScimToken(auth: AuthSession, input: { tokenId: strin
   });
   const member = token && (await membershipOf(auth.user.id, token.organizationId));
   if (!token || !member) fail("SCIM_TOKEN_NOT_FOUND");
-  requirePermission(member.role, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
+  requirePermission(await callerOf(member), "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
   await prisma.scimToken.delete({ where: { id: token.id } });
   await audit({
     userId: auth.user.id,

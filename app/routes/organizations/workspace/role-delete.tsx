@@ -1,0 +1,79 @@
+import { getFormProps, useForm } from "@conform-to/react";
+import { Form, useActionData } from "react-router";
+import type { Route } from "./+types/role-delete";
+import { SubmitButton } from "~/components/ui/Button";
+import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { FormErrors } from "~/components/ui/FormErrors";
+import { usePendingIntent } from "~/components/ui/pending";
+import { localizePath } from "~/i18n/config";
+import { deleteRoleSchema, organizationPath } from "~/lib/organization-forms";
+import { seo } from "~/lib/seo";
+import { useTranslation, withTranslations } from "~/lib/translations";
+import { useLocalize } from "~/lib/use-root-data";
+import { requireAuthSession } from "~/server/auth/guards.server";
+import { organizationT, roleOfPage } from "~/server/organization/pages.server";
+import { deleteRole } from "~/server/organization/roles.server";
+import { pageAction } from "~/server/page-action.server";
+import { redirectWithToast } from "~/server/toast.server";
+
+export const handle = { i18n: ["auth", "organization"] };
+
+export async function clientLoader({ request, serverLoader }: Route.ClientLoaderArgs) {
+  return withTranslations(request, handle, serverLoader);
+}
+
+/** The confirmation, saying how many members still have the role (the deletion is then refused). */
+export async function loader({ url, params, context }: Route.LoaderArgs) {
+  const auth = requireAuthSession(context);
+  const { role } = await roleOfPage(url, auth, params.slug, params.roleId);
+  const t = organizationT(context);
+  return {
+    title: t("customRoles.deleteTitle", { name: role.role }),
+    body: t("customRoles.deleteBody"),
+    assigned: role.memberCount ? t("customRoles.deleteAssigned", { count: role.memberCount }) : null,
+  };
+}
+
+export const meta: Route.MetaFunction = ({ data, location, matches }) => seo({ title: data?.title, location, matches });
+
+/** Deletes the role and goes back to the list; a role still assigned is refused on this form. */
+export const action = pageAction({
+  auth: "required",
+  prepare: ({ args: { url, params }, auth }) => roleOfPage(url, auth, params.slug!, params.roleId!),
+  intents: (intent) => ({
+    "delete-role": intent({
+      schema: deleteRoleSchema,
+      rateLimit: "/organization/delete-role",
+      async run({ args: { context }, auth, meta, locale, page: { organization, role } }) {
+        await deleteRole(auth, { roleId: role.id, organizationId: organization.id }, meta);
+        return redirectWithToast(localizePath(organizationPath(organization.slug, "roles"), locale), {
+          type: "success",
+          title: organizationT(context)("customRoles.deleted", { name: role.role }),
+        });
+      },
+    }),
+  }),
+});
+
+export default function DeleteRole({ loaderData, params }: Route.ComponentProps) {
+  const { t } = useTranslation("organization");
+  const back = useLocalize()(organizationPath(params.slug, "roles"));
+  const actionData = useActionData<typeof action>();
+  const pending = usePendingIntent("delete-role");
+  const [form] = useForm({ lastResult: actionData?.result });
+  return (
+    <ConfirmDialog title={loaderData.title} closeTo={back}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value="delete-role" />
+        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
+        {loaderData.assigned ? <p className="text-sm font-medium">{loaderData.assigned}</p> : null}
+        <FormErrors id={form.errorId} errors={form.errors} />
+        <DialogButtons closeTo={back} cancelLabel={t("customRoles.cancel")}>
+          <SubmitButton variant="danger" pending={pending} pendingLabel={t("customRoles.deletePending")}>
+            {t("customRoles.deleteSubmit")}
+          </SubmitButton>
+        </DialogButtons>
+      </Form>
+    </ConfirmDialog>
+  );
+}
