@@ -22,6 +22,7 @@ import zlib from "node:zlib";
 
 type App = typeof import("./app/app.server");
 type Env = ReturnType<App["loadEnv"]>;
+type RequestFields = Parameters<App["runInRequest"]>[0];
 
 // build/server.js sits next to build/server/ (SSR bundle) and build/client/ (browser files).
 const buildDir = path.dirname(fileURLToPath(import.meta.url));
@@ -33,6 +34,11 @@ const HEALTH_TIMEOUT_MS = 5_000;
 const MIN_COMPRESS_BYTES = 1024;
 
 let shuttingDown = false;
+
+/** The app's logger and error hook, once the app is loaded (docs/decisions/0030-logs-and-errors.md). */
+let logs: Pick<App, "logger" | "reportError"> | undefined;
+/** Each response's request, whose id every response echoes in X-Request-Id. */
+const requestOf = new WeakMap<http.ServerResponse, RequestFields>();
 
 // ---------------------------------------------------------------------------------------
 // Headers
@@ -371,6 +377,8 @@ function isClientGone(error: unknown): boolean {
 async function send(req: http.IncomingMessage, res: http.ServerResponse, response: Response, env: Env): Promise<void> {
   const headers = new Headers(response.headers); // a Response's own headers may be immutable
   applySecurityHeaders(headers, { hsts: env.secureCookies });
+  const request = requestOf.get(res);
+  if (request) headers.set("X-Request-Id", request.requestId);
   const streamed = !headers.has("Content-Length");
   const encoding = chooseCompression(req, response.status, headers);
 
@@ -395,7 +403,7 @@ async function send(req: http.IncomingMessage, res: http.ServerResponse, respons
     }
   } catch (error) {
     // Everything has been destroyed; a vanished client is normal, anything else is a bug.
-    if (!isClientGone(error)) console.error("Error while sending a response:", error);
+    if (!isClientGone(error)) logs?.reportError(error, "Error while sending a response");
   }
 }
 
@@ -449,7 +457,7 @@ async function health(app: App): Promise<Response> {
     ]);
     return json(200, { status: "ok" });
   } catch (error) {
-    console.error("Health check failed:", error);
+    app.logger().error({ err: error }, "Health check failed");
     return json(503, { status: "error" });
   } finally {
     clearTimeout(timer);
@@ -471,10 +479,17 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
     body = read;
   }
 
-  if (url.pathname === "/healthz") return send(req, res, await health(app), env);
+  if (url.pathname === "/healthz") {
+    app.noteRequest({ route: "/healthz" });
+    return send(req, res, await health(app), env);
+  }
   if (method === "GET" || method === "HEAD") {
     const file = await serveStatic(url.pathname, req);
-    if (file) return send(req, res, file, env);
+    if (file) {
+      // Hashed assets are one pattern; the build's other files have fixed names.
+      app.noteRequest({ route: url.pathname.startsWith("/assets/") ? "/assets/*" : url.pathname });
+      return send(req, res, file, env);
+    }
   }
 
   // Lets loaders stop work (and React stop rendering) when the client goes away.
@@ -519,11 +534,32 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env)
   return send(req, res, smallResponse(413, "Payload Too Large"), env);
 }
 
+/**
+ * Opens the request's log scope (its id, from a trusted proxy or new) around `handle`, and
+ * writes its access line once the response is done or the client has gone.
+ */
+function withRequestLog(app: App, env: Env, handle: http.RequestListener): http.RequestListener {
+  return (req, res) => {
+    const started = performance.now();
+    const fields: RequestFields = { requestId: app.requestIdFor(req.headers["x-request-id"], env.TRUST_PROXY) };
+    requestOf.set(res, fields);
+    res.once("close", () => {
+      const durationMs = performance.now() - started;
+      app.logAccess(fields, {
+        method: req.method ?? "GET",
+        status: res.statusCode,
+        durationMs,
+        aborted: !res.writableFinished,
+      });
+    });
+    app.runInRequest(fields, () => handle(req, res));
+  };
+}
+
 function createListener(app: App, env: Env): http.RequestListener {
   return (req, res) => {
     respond(app, env, req, res).catch((error: unknown) => {
-      // The path only: a query string may carry a token (e.g. ?token= of a verification link).
-      console.error("Unhandled error while handling", req.method, req.url?.split("?")[0], error);
+      app.reportError(error, "Unhandled error while handling a request");
       if (!res.headersSent) {
         send(req, res, smallResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
       } else {
@@ -541,33 +577,38 @@ async function main(): Promise<void> {
   // A local .env (see .env.example) fills in what the real environment leaves unset.
   if (existsSync(".env")) process.loadEnvFile(".env");
   const app = (await import(pathToFileURL(ssrEntry).href)) as App;
+  logs = app;
   const env = app.loadEnv(); // prints the problems and exits when the environment is invalid
   await app.startup();
+  const log = app.logger();
 
   const listener = createListener(app, env);
-  const server = http.createServer(listener);
+  const server = http.createServer(withRequestLog(app, env, listener));
   // "Expect: 100-continue": refuse an announced oversized body before the client sends it.
-  server.on("checkContinue", (req, res) => {
-    if (Number(req.headers["content-length"] ?? 0) > env.BODY_LIMIT) return void tooLarge(req, res, env);
-    res.writeContinue();
-    listener(req, res);
-  });
+  server.on(
+    "checkContinue",
+    withRequestLog(app, env, (req, res) => {
+      if (Number(req.headers["content-length"] ?? 0) > env.BODY_LIMIT) return void tooLarge(req, res, env);
+      res.writeContinue();
+      listener(req, res);
+    }),
+  );
   server.on("error", (error) => {
-    console.error("Server error:", error);
+    log.fatal({ err: error }, "Server error");
     process.exit(1);
   });
 
   const stop = (signal: string) => {
     if (shuttingDown) {
-      console.log(`${signal} again: exiting at once`);
+      log.warn(`${signal} again: exiting at once`);
       process.exit(1);
     }
     shuttingDown = true;
-    console.log(`${signal} received: no new connections, finishing in-flight requests`);
+    log.info(`${signal} received: no new connections, finishing in-flight requests`);
     // Keep-alive connections that go idle while draining are closed as soon as they do.
     const idleSweep = setInterval(() => server.closeIdleConnections(), 200);
     const force = setTimeout(() => {
-      console.warn(`Requests still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s: closing their connections`);
+      log.warn(`Requests still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s: closing their connections`);
       server.closeAllConnections();
     }, SHUTDOWN_TIMEOUT_MS);
     server.close(async () => {
@@ -576,9 +617,10 @@ async function main(): Promise<void> {
       try {
         await app.closeDatabase();
       } catch (error) {
-        console.error("Closing the database failed:", error);
+        log.error({ err: error }, "Closing the database failed");
       }
-      console.log("Server stopped");
+      await app.flushErrorReports();
+      log.info("Server stopped");
       process.exit(0);
     });
     server.closeIdleConnections();
@@ -587,11 +629,16 @@ async function main(): Promise<void> {
   process.on("SIGINT", () => stop("SIGINT"));
 
   server.listen(env.PORT, env.HOST, () => {
-    console.log(`Listening on ${env.BASE_URL} (bound to ${env.HOST}:${env.PORT})`);
+    log.info(`Listening on ${env.BASE_URL} (bound to ${env.HOST}:${env.PORT})`);
   });
 }
 
 main().catch((error: unknown) => {
-  console.error("Failed to start:", error);
+  if (logs) logs.logger().fatal({ err: error }, "Failed to start");
+  // The app itself could not be loaded: the same JSON shape, written by hand.
+  else
+    process.stderr.write(
+      `${JSON.stringify({ level: 60, time: Date.now(), msg: "Failed to start", err: String(error) })}\n`,
+    );
   process.exit(1);
 });

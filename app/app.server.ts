@@ -16,11 +16,14 @@ import { startWebhooks } from "~/server/webhooks/delivery.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
+import { logger } from "~/server/log.server";
 import { cachedPage, keepPage } from "~/server/page-cache.server";
 
 export { clientAddress } from "~/server/client-address.server";
 export { checkDatabase } from "~/server/db.server";
 export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
+export { flushErrorReports, reportError } from "~/server/error-report.server";
+export { logAccess, logger, noteRequest, requestIdFor, runInRequest } from "~/server/log.server";
 
 // import.meta.env.MODE is "production" in a built bundle, so error details are never sent to
 // browsers, whatever NODE_ENV the process runs with.
@@ -53,7 +56,7 @@ export async function startup(): Promise<void> {
   const env = loadEnv();
 
   const applied = await migrate(env.DATABASE_URL);
-  if (applied.length > 0) console.log(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+  if (applied.length > 0) logger().info(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
   startRevocationListener();
   // Organization events reach webhooks through the queue, whose workers run in every instance.
   startWebhooks();
@@ -63,11 +66,11 @@ export async function startup(): Promise<void> {
     const { created } = await ensureAdmin({ email: env.admin.email, password: env.admin.password, name: "Admin" });
     if (env.admin.isDemo) {
       // Only the well-known demo credentials are printed; a configured password never is.
-      console.log(
+      logger().info(
         `Demo admin: ${env.admin.email} / ${env.admin.password} (set ADMIN_EMAIL and ADMIN_PASSWORD to change)`,
       );
     } else if (created) {
-      console.log(`Created admin ${env.admin.email}`);
+      logger().info(`Created admin ${env.admin.email}`);
     }
   }
 }

@@ -3,13 +3,21 @@ import { createReadableStreamFromReadable } from "@react-router/node";
 import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
-import { ServerRouter, type EntryContext, type HandleErrorFunction, type RouterContextProvider } from "react-router";
+import {
+  isRouteErrorResponse,
+  ServerRouter,
+  type EntryContext,
+  type HandleErrorFunction,
+  type RouterContextProvider,
+} from "react-router";
 import { splitLocale } from "~/i18n/config";
 import { HydrationProvider, hydrates } from "~/lib/hydration";
 import { NonceProvider } from "~/lib/nonce";
 import { hostedPageOrigins } from "~/server/billing/pages.server";
 import { errorText } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
+import { reportError } from "~/server/error-report.server";
+import { logger } from "~/server/log.server";
 import { i18nFor } from "~/server/i18n.server";
 import { noteOutage, RETRY_AFTER_SECONDS } from "~/server/outage.server";
 import { mayKeep, newNonce, offerPage } from "~/server/page-cache.server";
@@ -64,7 +72,8 @@ export default function handleRequest(
   if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
 
   if (responseStatusCode >= 400 && errorPage && isbot(userAgent)) {
-    console.warn(`[crawler] ${responseStatusCode} ${request.method} ${new URL(request.url).pathname} (${userAgent})`);
+    // The status alone: the path may carry a token, and the access line has the route.
+    logger().warn({ userAgent }, `[crawler] ${responseStatusCode} ${request.method}`);
     responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
     return new Response(String(responseStatusCode), { status: responseStatusCode, headers: responseHeaders });
   }
@@ -118,7 +127,7 @@ export default function handleRequest(
         onError(error: unknown) {
           responseStatusCode = 500;
           // Errors after the shell are already reported by handleError below.
-          if (shellRendered) console.error(error);
+          if (shellRendered) reportError(error, "Rendering a page failed after its first bytes were sent");
         },
       },
     );
@@ -155,8 +164,11 @@ export const handleError: HandleErrorFunction = (error, { request, context }) =>
   if (request.signal.aborted) return;
   // The database is down: the page becomes a 503 (server/outage.server.ts), logged in one line.
   if (noteOutage(error, context)) {
-    console.error(`${request.method} ${new URL(request.url).pathname}: database unavailable (${errorText(error)})`);
+    logger().error(`${request.method}: database unavailable (${errorText(error)})`);
     return;
   }
-  console.error(error);
+  // React Router's own refusals (a POST to a page without an action: 405) are the client's
+  // doing, not a fault: the access line has their status.
+  if (isRouteErrorResponse(error) && error.status < 500) return;
+  reportError(error, "A page failed");
 };

@@ -33,10 +33,12 @@ import { loadEnv } from "~/server/env.server";
 import { formBodyMiddleware } from "~/server/forms.server";
 import { outageMiddleware } from "~/server/outage.server";
 import { getInstance, getLocale, i18nextMiddleware } from "~/server/i18n.server";
+import { routePatternMiddleware } from "~/server/log.server";
 import { pageUrlMiddleware } from "~/server/page-url.server";
 import { getToast } from "~/server/toast.server";
 
 export const middleware: Route.MiddlewareFunction[] = [
+  routePatternMiddleware,
   pageUrlMiddleware,
   outageMiddleware,
   originMiddleware,

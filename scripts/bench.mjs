@@ -8,8 +8,9 @@
 // page, webhook deliveries applied per second, and outgoing webhook deliveries per second
 // through the job queue on SQLite and PostgreSQL (scripts/bench-webhooks.mjs).
 // `npm run bench -- --outgoing-webhooks` runs only that last section.
-// `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
-// Run `npm run build` first.
+// `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000;
+// `npm run bench -- --logging` measures the cached home page with logging on and off
+// (scripts/bench-logging.mjs). Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
@@ -78,6 +79,10 @@ const LIST_USERS_VIEWS = {
 if (!existsSync("build/server.js")) {
   console.error("No build found: run `npm run build` first.");
   process.exit(1);
+}
+if (process.argv.includes("--logging")) {
+  await import("./bench-logging.mjs");
+  process.exit();
 }
 
 // The server runs exactly as `npm start` runs it: its environment settings (NAME=value before

@@ -12,6 +12,8 @@ import { errorText, isDatabaseUnavailable } from "~/server/db.server";
 import { FORBIDDEN_CHARACTERS, LINE_CHARACTERS } from "~/lib/text";
 import { loadEnv } from "~/server/env.server";
 import { AppError, errorResponse, fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
+import { reportError } from "~/server/error-report.server";
+import { logger, noteRequest } from "~/server/log.server";
 import { endpoints as adminEndpoints } from "./admin/api.server";
 import { endpoints as accountEndpoints } from "./auth/api/account.server";
 import { endpoints as coreEndpoints, getSessionEndpoint } from "./auth/api/core.server";
@@ -290,6 +292,8 @@ async function dispatch(request: Request, context: Readonly<RouterContextProvide
   const found = match(method, path);
   if (!found) return new Response(null, { status: 404 });
   const { endpoint, params } = found;
+  // The endpoint's pattern, not the URL: a path parameter may be a token (/reset-password/:token).
+  noteRequest({ route: `${BASE_PATH}${endpoint.path}` });
 
   const cookies: string[] = [];
   const headers = new Headers();
@@ -311,6 +315,7 @@ async function dispatch(request: Request, context: Readonly<RouterContextProvide
     const session = (options?: GetSessionOptions) =>
       (sessionRead ??= requestSession(request, meta.ipAddress, options).then((auth) => {
         if (!auth) return null;
+        noteRequest({ userId: auth.user.id });
         cookies.push(...auth.setCookies);
         // An impersonation session: the audit rows of this request name the admin.
         meta.impersonatedBy = auth.session.impersonatedBy ?? null;
@@ -358,12 +363,11 @@ async function dispatch(request: Request, context: Readonly<RouterContextProvide
     if (isDatabaseUnavailable(error)) {
       // An outage, not a bug: a short line rather than a stack per request, and a 503 the
       // client can retry on (the pool reconnects by itself once the database is back).
-      console.error(`${request.method} ${BASE_PATH}${endpoint.path}: database unavailable (${errorText(error)})`);
+      logger().error(`${request.method} ${BASE_PATH}${endpoint.path}: database unavailable (${errorText(error)})`);
       const unavailable = new AppError("SERVICE_UNAVAILABLE", undefined, undefined, { "Retry-After": "5" });
       return withCookies(errorResponse(unavailable), cookies, headers);
     }
-    // The route's pattern, not the URL: a path parameter may be a token (/reset-password/:token).
-    console.error(`${request.method} ${BASE_PATH}${endpoint.path} failed:`, error);
+    reportError(error, `${request.method} ${BASE_PATH}${endpoint.path} failed`);
     return new Response(null, { status: 500 });
   }
 }

@@ -6,6 +6,7 @@
  * doing, not the user's.
  */
 import { Prisma, prisma } from "~/server/db.server";
+import { logger } from "~/server/log.server";
 
 export type AuditCategory =
   "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key" | "webhook";
@@ -67,7 +68,7 @@ async function publish(event: AuditEvent) {
     try {
       await listener({ ...event, organizationId });
     } catch (error) {
-      console.error(`Publishing ${event.category}/${event.action} failed:`, error);
+      logger().error({ err: error }, `Publishing ${event.category}/${event.action} failed`);
     }
   }
 }
@@ -87,7 +88,7 @@ export async function audit(event: AuditEvent): Promise<void> {
       if (!missingUser || !event.userId) throw error;
       await write({ ...event, userId: null, details: { ...event.details, userId: event.userId } });
     } catch (final) {
-      console.error(`Audit log write failed (${event.category}/${event.action}):`, final);
+      logger().error({ err: final }, `Audit log write failed (${event.category}/${event.action})`);
     }
   }
   await publish(event);

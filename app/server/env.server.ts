@@ -21,6 +21,7 @@ import {
   type SocialProviderId,
 } from "./auth/social/providers/index.server";
 import { httpUrl, urlWith } from "./env-fields.server";
+import { LOG_LEVELS, logger } from "./log.server";
 
 /** `<ID>_<suffix>` replaces one of a provider's endpoints, e.g. to point it at a local stand-in. */
 const ENDPOINT_OVERRIDES = {
@@ -246,6 +247,12 @@ function schemaFor(isProduction: boolean) {
     RATE_LIMIT: onOff().default(isProduction),
     TRUST_PROXY: proxyHops().default(0),
     BODY_LIMIT: integer(1, Number.MAX_SAFE_INTEGER, "a size in bytes such as 1048576").default(1024 * 1024),
+    // The lowest level written (app/server/log.server.ts reads it before this validation runs).
+    LOG_LEVEL: z
+      .enum(LOG_LEVELS, { error: (issue) => `must be one of ${LOG_LEVELS.join(", ")}, got "${String(issue.input)}"` })
+      .default("info"),
+    // Unset: unexpected errors are only logged; set: also sent to Sentry (app/server/error-report.server.ts).
+    SENTRY_DSN: urlWith(["http:", "https:"], "https://publickey@o0.ingest.sentry.io/0").optional(),
     // "none": a deployment that does not sell (yet): plans are shown, nothing calls a provider.
     PAYMENT_PROVIDER: z
       .enum(["stripe", "polar", "none"], {
@@ -476,7 +483,8 @@ export function loadEnv(): Env {
   if (loaded) return loaded;
   const result = parseEnv(process.env, { devSecret: () => readOrCreateDevSecret() });
   if (!result.success) {
-    console.error(formatProblems(result.problems));
+    // One problem per entry, so the JSON line stays as readable as the list was.
+    logger().fatal({ problems: result.problems }, "Invalid environment configuration");
     process.exit(1);
   }
   loaded = result.data;

@@ -19,6 +19,7 @@
 import { randomBytes } from "node:crypto";
 import { isbot } from "isbot";
 import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
+import { currentRequest, noteRequest } from "~/server/log.server";
 
 const MAX_ENTRIES = 200;
 
@@ -32,6 +33,8 @@ interface Entry {
   nonce: string;
   headers: [string, string][];
   length: number;
+  /** The page's route pattern: a hit skips the router, and the access line still names it. */
+  route: string | undefined;
 }
 
 const entries = new Map<string, Entry>();
@@ -89,6 +92,7 @@ export function cachedPage(request: Request, context: RouterContextProvider): Re
   }
   entries.delete(key); // most recently used goes last
   entries.set(key, entry);
+  noteRequest({ route: entry.route });
   const nonce = newNonce();
   const headers = new Headers();
   for (const [name, value] of entry.headers) headers.append(name, value.replaceAll(entry.nonce, nonce));
@@ -137,11 +141,12 @@ export function keepPage(response: Response, context: Readonly<RouterContextProv
   const { key, offer } = context.get(missContext) ?? {};
   if (!key || !offer || response.status !== 200 || response.headers.has("Set-Cookie")) return;
   const headers = [...response.headers];
+  const route = currentRequest()?.route;
   void offer.html.then((html) => {
     if (html === null) return;
     entries.delete(key);
     const parts = html.split(offer.nonce).map((part) => Buffer.from(part));
-    entries.set(key, { parts, nonce: offer.nonce, headers, length: Buffer.byteLength(html) });
+    entries.set(key, { parts, nonce: offer.nonce, headers, length: Buffer.byteLength(html), route });
     if (entries.size > MAX_ENTRIES) entries.delete(entries.keys().next().value!);
   });
 }

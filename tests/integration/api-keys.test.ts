@@ -21,6 +21,7 @@ import { applySetCookies } from "./helpers/auth-client";
 import { browserFor, signedInBrowser, type SignedInBrowser } from "./helpers/browser";
 import { createUser, sessionFor, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 import { startServer, type RunningServer } from "./helpers/server";
+import { noteSecret } from "./helpers/secrets";
 
 const SECRET = "api-keys-test-secret-0123456789abcdefghijklm";
 const meta: RequestMeta = { ipAddress: null, userAgent: null, locale: "en" };
@@ -97,12 +98,14 @@ async function person(name: string): Promise<Person> {
 
 /** A client that sends only the key: no cookies at all. */
 function withKey(key: string, base = app.base) {
+  noteSecret("an API key", key);
   const client = clientWith(base, new Map(), { "x-api-key": key });
   return { client, keys: keysOf(client) };
 }
 
 /** The session a key gets from get-session, or the refusal. */
 async function sessionWith(key: string, base = app.base) {
+  noteSecret("an API key", key);
   const response = await fetch(`${base}/api/auth/get-session`, { headers: { "x-api-key": key } });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> | null };
 }

@@ -138,11 +138,11 @@ function diff(before: Snapshot, after: Snapshot, ignore: readonly string[] = [])
 }
 
 // ---------------------------------------------------------------------------------------
-// The server's output: a request that failed with a 500 logs "… failed:" (the dispatcher)
-// or "Unhandled error" (server.ts); React Router logs page errors on its own.
+// The server's output: a request that failed with a 500 logs its error object ("err") through
+// the error hook (app/server/error-report.server.ts), whether the dispatcher, a page or server.ts caught it.
 // ---------------------------------------------------------------------------------------
 
-const SERVER_ERROR = /failed:|Unhandled error|Error while sending|Internal Server Error|PrismaClient|\bat .*\.js:\d+/;
+const SERVER_ERROR = /"err":\{|Internal Server Error|PrismaClient|\bat .*\.js:\d+/;
 const logOffsets = new Map<RunningServer, number>();
 
 function newServerErrors(server: RunningServer): string[] {

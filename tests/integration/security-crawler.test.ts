@@ -49,6 +49,10 @@ describe("crawler user agents", () => {
     expect(res.status).toBe(404);
     expect(res.headers.get("content-type")).toContain("text/plain");
     expect(await res.text()).toBe("404");
-    expect(server.stdout()).toContain("[crawler] 404 GET /fr/no-such-page");
+    const line = server
+      .stdout()
+      .split("\n")
+      .find((l) => l.includes(`"requestId":"${res.headers.get("x-request-id")}"`) && l.includes("[crawler]"));
+    expect(line).toContain('"msg":"[crawler] 404 GET"');
   });
 });

@@ -39,8 +39,10 @@ describe("production without SMTP_URL", () => {
     clearTimeout(timer);
 
     expect(code, output).toBe(1);
-    expect(output).toContain("Invalid environment configuration:");
-    expect(output).toMatch(/^- SMTP_URL: is required in production \(e\.g\. smtp:\/\/[^)]+\): .*emails/m);
+    const line = output.split("\n").find((l) => l.includes('"msg":"Invalid environment configuration"'));
+    expect(line, output).toBeDefined();
+    const { problems } = JSON.parse(line!) as { problems: string[] };
+    expect(problems.join("\n")).toMatch(/^SMTP_URL: is required in production \(e\.g\. smtp:\/\/[^)]+\): .*emails/m);
     expect(output).not.toContain("Listening on");
   });
 });
@@ -74,11 +76,11 @@ describe("development outbox", () => {
       line = server
         .stdout()
         .split("\n")
-        .find((l) => l.startsWith("[outbox]") && l.includes(email));
+        .find((l) => l.includes('"msg":"[outbox]') && l.includes(email));
       if (!line) await new Promise((resolve) => setTimeout(resolve, 50));
     }
     expect(line, server.stdout()).toBeDefined();
-    const file = /\((\/[^)]+\.eml)\)$/.exec(line!)?.[1];
+    const file = /\((\/[^)]+\.eml)\)$/.exec((JSON.parse(line!) as { msg: string }).msg)?.[1];
     expect(file, line).toBeDefined();
     written.push(file!);
     expect(line).toContain("Verify your email address");

@@ -18,6 +18,7 @@ import { MIGRATIONS_DIR, readMigrations } from "~/server/db/migrate.server";
 import { isAppError } from "~/server/errors.server";
 import { dataOperations, type DataOperation } from "~/lib/reports";
 import { requireAdmin } from "./permissions.server";
+import { logger } from "~/server/log.server";
 
 /** Longer than any batch can take (100 users, 4 at a time, 5 s provider timeout each). */
 const STALE_AFTER_MS = 10 * 60 * 1000;
@@ -196,7 +197,7 @@ async function execute(id: string, operation: DataOperation, userId: string, met
       await prisma.dataOperationRun.update({ where: { id }, data: countsOf(progress) });
     });
   } catch (failure) {
-    if (!isAppError(failure)) console.error(`Data operation ${operation} (${id}) failed:`, failure);
+    if (!isAppError(failure)) logger().error({ err: failure }, `Data operation ${operation} (${id}) failed`);
     error = isAppError(failure) ? (failure.code ?? "UNKNOWN") : "UNKNOWN";
   }
   try {
@@ -212,7 +213,7 @@ async function execute(id: string, operation: DataOperation, userId: string, met
     });
   } catch (failure) {
     // The database is gone too: the run will show as interrupted once it is stale.
-    console.error(`Data operation ${operation} (${id}) could not record its end:`, failure);
+    logger().error({ err: failure }, `Data operation ${operation} (${id}) could not record its end`);
   }
   await audit({
     userId,

@@ -30,6 +30,7 @@ import {
   verifyEmailVerificationToken,
   type EmailVerificationPayload,
 } from "./tokens.server";
+import { logger } from "~/server/log.server";
 
 // ---- inputs ----
 
@@ -257,7 +258,7 @@ async function undoSignUp(userId: string, passwordHash: string, email: string, m
       meta,
     });
   } catch (error) {
-    console.error("Removing a sign-up whose verification email failed did not work:", error);
+    logger().error({ err: error }, "Removing a sign-up whose verification email failed did not work");
   }
 }
 

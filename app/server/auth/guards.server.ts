@@ -3,6 +3,7 @@ import { navigation } from "~/config/navigation";
 import { localizePath, splitLocale } from "~/i18n/config";
 import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
+import { noteRequest } from "~/server/log.server";
 import { pageUrl } from "~/server/page-url.server";
 import { clientAddressContext } from "~/context";
 import { errorResponse, isAppError } from "~/server/errors.server";
@@ -34,6 +35,7 @@ export const sessionMiddleware: MiddlewareFunction<Response> = ({ request, url, 
       throw error;
     }
     context.set(sessionContext, auth && { session: auth.session, user: auth.user });
+    if (auth) noteRequest({ userId: auth.user.id });
     const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
     const response = await next();
     for (const cookie of setCookies) appendSetCookie(response, cookie);

@@ -38,6 +38,7 @@ import {
   type RequestMeta,
 } from "./session.server";
 import { consumeToken, storeToken } from "./tokens.server";
+import { logger } from "~/server/log.server";
 
 const PASSKEY_CHALLENGE_EXPIRES_IN = 5 * 60; // seconds, cookie and record alike
 const CHALLENGE_PREFIX = "passkey-challenge:";
@@ -162,7 +163,7 @@ async function sweepChallenges(): Promise<void> {
       where: { identifier: { startsWith: CHALLENGE_PREFIX }, expiresAt: { lt: new Date() } },
     });
   } catch (error) {
-    console.error("Passkey challenge cleanup failed:", error);
+    logger().error({ err: error }, "Passkey challenge cleanup failed");
   }
 }
 

@@ -12,6 +12,7 @@ import { isIP } from "node:net";
 import { Prisma, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError } from "~/server/errors.server";
+import { logger } from "~/server/log.server";
 
 export interface RateLimitRule {
   /** Window length in seconds. */
@@ -89,7 +90,7 @@ async function sweep(): Promise<void> {
   try {
     await prisma.rateLimit.deleteMany({ where: { windowStart: { lt: new Date(Date.now() - 3600 * 1000) } } });
   } catch (error) {
-    console.error("Rate limit cleanup failed:", error);
+    logger().error({ err: error }, "Rate limit cleanup failed");
   }
 }
 

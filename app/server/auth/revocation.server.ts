@@ -17,6 +17,7 @@
 import pg from "pg";
 import { providerOf } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
+import { logger } from "~/server/log.server";
 
 /** How long (seconds) a cookie-cached session is trusted without reading the database. */
 export const COOKIE_CACHE_MAX_AGE = 60;
@@ -118,7 +119,7 @@ async function connect(url: string): Promise<void> {
   retryDelay = RETRY_MS.first;
   // Notices sent while nobody listened are lost: caches written before them may still be around.
   distrustAllUntil = Date.now() + WINDOW_MS;
-  console.log("Revocation listener connected");
+  logger().info("Revocation listener connected");
   // A connection that dies silently (no FIN, no RST) is only noticed by using it.
   heartbeat = setInterval(() => {
     client.query("SELECT 1").catch(onLost);
@@ -132,7 +133,7 @@ function lost(client: pg.Client, url: string, reason: unknown): void {
   if (stopped) return;
   distrustAllUntil = Infinity;
   const why = reason instanceof Error ? reason.message : String(reason);
-  console.warn(`Revocation listener disconnected (${why}): sessions are read from the database until it is back`);
+  logger().warn(`Revocation listener disconnected (${why}): sessions are read from the database until it is back`);
   clearTimeout(retryTimer);
   retryTimer = setTimeout(() => void connect(url), retryDelay);
   retryDelay = Math.min(retryDelay * 2, RETRY_MS.max);

@@ -44,6 +44,7 @@ import {
   type ProviderId,
   type ProviderSubscription,
 } from "./provider.server";
+import { logger } from "~/server/log.server";
 
 const ACTIVE_STATUSES = ["active", "trialing"] as const;
 const TRIAL_DAYS = 14;
@@ -110,7 +111,7 @@ function logSetupHint(reason: string): void {
   hintLogged = true;
   const state = paymentsState();
   const missing = state.mode === "off" ? [] : state.missing;
-  console.error(
+  logger().error(
     `Payments are not set up (${reason}). Set ${missing.join(", ")} ` +
       `(README: "Trying billing locally"), or PAYMENT_PROVIDER=none to show plans without selling them.`,
   );
@@ -129,7 +130,7 @@ async function viaProvider<T>(run: () => Promise<T>): Promise<T> {
       fail("PAYMENT_PROVIDER_NOT_CONFIGURED");
     }
     if (!(error instanceof ProviderUnavailableError)) throw error;
-    console.error(error.message);
+    logger().error(error.message);
     fail("PAYMENT_PROVIDER_UNAVAILABLE");
   }
 }
@@ -471,7 +472,7 @@ export async function upgrade(
     );
   } catch (error) {
     if (!stored) {
-      await provider.deleteCustomer(customerId).catch((cleanup: Error) => console.error(cleanup.message));
+      await provider.deleteCustomer(customerId).catch((cleanup: Error) => logger().error(cleanup.message));
     }
     await audit({
       userId: auth.user.id,
@@ -686,11 +687,11 @@ async function ensureUserCustomer(
     customerId = await provider.createCustomer(reference);
   } catch (error) {
     if (!(error instanceof ProviderUnavailableError)) throw error;
-    console.error(`${error.message} (user ${user.id})`);
+    logger().error(`${error.message} (user ${user.id})`);
     return "failed";
   }
   if (await rememberCustomer(provider.id, reference, customerId)) return "created";
-  await provider.deleteCustomer(customerId).catch((cleanup: Error) => console.error(cleanup.message));
+  await provider.deleteCustomer(customerId).catch((cleanup: Error) => logger().error(cleanup.message));
   return "skipped";
 }
 

@@ -26,6 +26,7 @@ import {
   type PaymentProvider,
   type ProviderSubscription,
 } from "./provider.server";
+import { logger } from "~/server/log.server";
 
 type ProductIds = Partial<Record<`${Exclude<PlanId, "free">}:${BillingInterval}`, string>>;
 
@@ -174,7 +175,7 @@ export function createPolarProvider(env: Env): PaymentProvider {
         // The signature passed but the SDK cannot read the event (a type newer than the SDK):
         // genuine, acknowledged, ignored.
         if (error instanceof SDKValidationError && id) {
-          console.warn(`Polar webhook ${id} ignored: ${error.message}`);
+          logger().warn(`Polar webhook ${id} ignored: ${error.message}`);
           return { id, type: "unknown", subscriptionId: null };
         }
         throw new WebhookSignatureError((error as Error).message);

@@ -18,6 +18,7 @@ import PgBoss from "pg-boss";
 import { better, defineQueue, defineWorker, JobStatus, type Queue, type Worker } from "plainjob";
 import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
+import { logger } from "~/server/log.server";
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
@@ -97,7 +98,7 @@ async function pgBoss(connectionString: string): Promise<Backend> {
     // No cron jobs (yet): the timekeeper would only poll.
     schedule: false,
   });
-  boss.on("error", (error) => console.error("Job queue (pg-boss):", error.message));
+  boss.on("error", (error) => logger().error(`Job queue (pg-boss): ${error.message}`));
   await boss.start();
   const ready = new Set<string>();
   const prepare = async (job: JobDefinition) => {
@@ -163,7 +164,7 @@ interface Envelope {
 
 // plainjob's own debug and info lines would flood the server's output.
 const quiet = {
-  error: (message: string) => console.error(`Job queue (plainjob): ${message}`),
+  error: (message: string) => logger().error(`Job queue (plainjob): ${message}`),
   warn: () => undefined,
   info: () => undefined,
   debug: () => undefined,

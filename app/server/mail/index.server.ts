@@ -13,6 +13,7 @@ import { loadEnv, type Env } from "~/server/env.server";
 import { AppError } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
+import { logger } from "~/server/log.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
 
@@ -82,9 +83,11 @@ export async function sendMail({ to, template, locale, data }: MailInput): Promi
     await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html });
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    console.error(`Sending the ${template} email failed: ${reason}`);
+    logger().error(`Sending the ${template} email failed: ${reason}`);
     throw new AppError("EMAIL_SEND_FAILED");
   }
+  // The template only: the message itself carries links with tokens.
+  logger().info({ template }, "Email sent");
 }
 
 /**
@@ -96,7 +99,9 @@ export async function sendMailOrUndo(input: MailInput, undo: () => Promise<unkno
   try {
     await sendMail(input);
   } catch (error) {
-    await undo().catch((undoError: unknown) => console.error("Undoing after a failed email did not work:", undoError));
+    await undo().catch((undoError: unknown) =>
+      logger().error({ err: undoError }, "Undoing after a failed email did not work"),
+    );
     throw error;
   }
 }
@@ -117,5 +122,5 @@ async function deliver(
   await mkdir(dir, { recursive: true });
   const file = join(dir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${template}.eml`);
   await writeFile(file, info.message);
-  console.log(`[outbox] to ${to}: "${subject}" (${file})`);
+  logger().info(`[outbox] to ${to}: "${subject}" (${file})`);
 }

@@ -33,6 +33,7 @@ import { z } from "zod";
 import { hashToken } from "~/server/auth/session.server";
 import { isDatabaseUnavailable, isUniqueViolation, prisma } from "~/server/db.server";
 import { samlAcsUrl, spEntityId, type LoadedProvider } from "./config.server";
+import { logger } from "~/server/log.server";
 
 export type SamlProvider = LoadedProvider & { kind: "saml" };
 
@@ -143,7 +144,7 @@ export async function sweepExpired(): Promise<void> {
     });
     await prisma.spentIdentifier.deleteMany({ where: { expiresAt: { lt: now } } });
   } catch (error) {
-    console.error("SAML request cleanup failed:", error);
+    logger().error({ err: error }, "SAML request cleanup failed");
   }
 }
 
@@ -382,7 +383,7 @@ function refusalFor(error: unknown, response: Element): SamlRefused {
   if (!rule) {
     // Not a property of the response (a stored certificate node-saml cannot read, a database
     // error, ...): the operator needs the message.
-    console.error("SAML response could not be checked:", error);
+    logger().error({ err: error }, "SAML response could not be checked");
     return new SamlRefused("saml_error", "error");
   }
   const [, reason, detail] = rule;

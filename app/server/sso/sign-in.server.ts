@@ -44,6 +44,7 @@ import { addMember, membershipLimit, membershipOf } from "~/server/organization/
 import { domainList, loadedProvider, type LoadedProvider } from "./config.server";
 import { authorizationUrl, oidcIdentity, OidcRefused } from "./oidc.server";
 import { readSamlResponse, SamlRefused, samlSignInUrl } from "./saml.server";
+import { logger } from "~/server/log.server";
 
 const FLOW_EXPIRES_IN = 10 * 60; // seconds
 const OIDC_STATE_PREFIX = "sso-state:";
@@ -128,7 +129,7 @@ export async function resolveProvider(query: ProviderQuery): Promise<LoadedProvi
   try {
     provider = loadedProvider(row);
   } catch (error) {
-    console.error(`[sso] ${row.providerId}: stored settings unusable:`, (error as Error).message);
+    logger().error({ reason: (error as Error).message }, `[sso] ${row.providerId}: stored settings unusable`);
     provider = null;
   }
   if (!provider) fail("INVALID_SSO_PROVIDER");
@@ -531,7 +532,7 @@ export async function completeSsoSignIn(
     if (isAppError(error) && error.code === "BANNED_USER") {
       return { redirectTo: onBase(flow.errorURL ?? DEFAULT_ERROR_PAGE, { error: "banned" }), setCookies: [] };
     }
-    console.error(`[sso] ${providerId}: sign-in failed:`, error);
+    logger().error({ err: error }, `[sso] ${providerId}: sign-in failed`);
     return refusal(flow, providerId, new SsoRefused("unable_to_create_session"), meta, { email });
   }
 }

@@ -20,6 +20,7 @@ import { audit, onOrganizationEvent, type AuditCategory, type AuditEvent } from 
 import { decryptSecret } from "~/server/crypto.server";
 import { newId, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
+import { logger } from "~/server/log.server";
 import { defineJob, enqueue, retryDelaySeconds, type JobContext, type RetryPolicy } from "~/server/jobs/queue.server";
 import { sendMail } from "~/server/mail/index.server";
 import { roleTableOf } from "~/server/organization/organizations.server";
@@ -235,7 +236,7 @@ async function disableFailing(endpointId: string) {
       template: "webhook-disabled",
       locale,
       data: { name: member.user.name, organizationName: organization.name, endpointUrl: endpoint.url, url: link },
-    }).catch((error: Error) => console.error(`Webhook-disabled email to a member failed: ${error.message}`));
+    }).catch((error: Error) => logger().error(`Webhook-disabled email to a member failed: ${error.message}`));
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { createAuthClient } from "better-auth/client";
 import { adminClient, organizationClient, twoFactorClient } from "better-auth/client/plugins";
+import { noteSecret } from "./secrets";
 
 export interface TestClient {
   client: ReturnType<typeof makeClient>;
@@ -42,7 +43,10 @@ export function applySetCookies(jar: Map<string, string>, lines: string[]): void
     const value = pair.slice(eq + 1).trim();
     const expired = !value || attrs.some((a) => /^\s*max-age=0\s*$/i.test(a));
     if (expired) jar.delete(name);
-    else jar.set(name, value);
+    else {
+      jar.set(name, value);
+      noteSecret(`cookie ${name}`, value);
+    }
   }
 }
 

@@ -12,9 +12,11 @@ import { expect } from "vitest";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
 import type { Database } from "~/server/db.server";
 import { applySetCookies, type TestClient } from "./auth-client";
+import { noteSecret } from "./secrets";
 
 /** The password of the users made here, unless a test gives another. */
 export const PASSWORD = "correct horse battery";
+noteSecret("the factories' password", PASSWORD);
 
 let counter = 0;
 /** A name no other call of this run returned: `<label>-<time>-<n>`, lower-case but for the label. */
@@ -40,6 +42,7 @@ interface UserOptions {
 export async function createUser(options: UserOptions = {}) {
   const db = options.db ?? (await appDatabase());
   const password = options.password === undefined ? PASSWORD : options.password;
+  noteSecret("a user's password", password);
   const user = await db.user.create({
     data: {
       ...(options.id && { id: options.id }),

@@ -4,6 +4,7 @@
  * (pass it as SMTP_URL).
  */
 import { startSmtpCapture, type ParsedMail } from "../../support/smtp-capture";
+import { noteMailSecrets } from "./secrets";
 
 export interface CapturedMail extends ParsedMail {
   raw: string;
@@ -34,6 +35,7 @@ export async function startMailbox({ delayMs = 0 }: { delayMs?: number } = {}): 
     delayMs,
     onMail(mail, raw) {
       messages.push({ ...mail, raw: raw.toString("utf8") });
+      noteMailSecrets(mail.links);
       for (const listener of listeners) listener();
     },
   });

@@ -9,6 +9,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { assertNoSecrets, noteSecret } from "./secrets";
 
 export const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
 const SERVER_ENTRY = join(ROOT, "build/server.js");
@@ -27,7 +28,10 @@ export interface RunningServer {
   pid: number;
   /** Resolves when the process has exited (however it was stopped). */
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string }>;
-  /** SIGTERM (graceful shutdown), then waits for the exit; SIGKILL if it takes too long. */
+  /**
+   * SIGTERM (graceful shutdown), then waits for the exit; SIGKILL if it takes too long. Then
+   * fails if the output holds any secret the test file used (helpers/secrets.ts).
+   */
   stop(): Promise<{ code: number | null; stdout: string }>;
 }
 
@@ -66,6 +70,10 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
     RATE_LIMIT: "off",
     ...env,
   };
+
+  for (const [name, value] of Object.entries(fullEnv)) {
+    if (/SECRET|PASSWORD|TOKEN|_KEY$/.test(name)) noteSecret(name, value);
+  }
 
   const child = spawn(process.execPath, [SERVER_ENTRY], {
     cwd: ROOT, // migrations and build-info are read relative to the working directory
@@ -114,6 +122,7 @@ export async function startServer(env: Record<string, string> = {}): Promise<Run
       const timer = setTimeout(() => child.kill("SIGKILL"), STOP_TIMEOUT_MS);
       const { code, stdout } = await exited;
       clearTimeout(timer);
+      assertNoSecrets(stdout, url);
       return { code, stdout };
     },
   };

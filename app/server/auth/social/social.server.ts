@@ -43,6 +43,7 @@ import {
   type SocialProviderId,
 } from "./providers/index.server";
 import { CallbackError, createAuthenticator, type SocialStrategy, type SocialVerifyOptions } from "./strategy.server";
+import { logger } from "~/server/log.server";
 
 // Refreshed before use when fewer than this many milliseconds remain.
 const REFRESH_MARGIN_MS = 5000;
@@ -125,7 +126,7 @@ async function profileOf(strategy: SocialStrategy<Verified>, tokens: ProviderTok
     const raw = await strategy.definition.fetchProfile({ tokens, config: strategy.config, fetch, callbackUser });
     return strategy.definition.mapProfile(raw);
   } catch (error) {
-    console.warn(`[social] ${strategy.name}: user info failed:`, (error as Error).message);
+    logger().warn({ reason: (error as Error).message }, `[social] ${strategy.name}: user info failed`);
     return null;
   }
 }
@@ -138,7 +139,7 @@ async function verifyCallback({ request, tokens, state, provider }: SocialVerify
     try {
       claims = await verifyIdToken(provider.config, data.id_token, { nonce: state.nonce });
     } catch (error) {
-      console.warn(`[social] ${provider.name}: ID token refused:`, (error as Error).message);
+      logger().warn({ reason: (error as Error).message }, `[social] ${provider.name}: ID token refused`);
       throw new CallbackError("invalid_code", undefined, state);
     }
   }
@@ -288,7 +289,7 @@ async function createSocialUser(
     return { user, isNew: true };
   } catch (error) {
     if (!isUniqueViolation(error)) {
-      console.error(`[social] ${providerId}: creating the user failed:`, error);
+      logger().error({ err: error }, `[social] ${providerId}: creating the user failed`);
       throw new SignInRefused("unable_to_create_user");
     }
     // Someone else created this provider account meanwhile: that user signs in.
@@ -377,7 +378,7 @@ export async function completeCallback(
     if (error instanceof CallbackError) {
       return { ok: false, error: error.code, description: error.description, errorURL: error.state?.errorURL ?? null };
     }
-    console.error(`[social] ${providerId}: callback failed:`, error);
+    logger().error({ err: error }, `[social] ${providerId}: callback failed`);
     return { ok: false, error: "internal_server_error", errorURL: null };
   }
   const { profile, tokens, state } = verified;
@@ -415,7 +416,7 @@ export async function completeCallback(
       });
       return refused(error.code);
     }
-    console.error(`[social] ${providerId}: sign-in failed:`, error);
+    logger().error({ err: error }, `[social] ${providerId}: sign-in failed`);
     return refused("unable_to_create_session");
   }
 }
@@ -630,7 +631,7 @@ async function refreshStored(strategy: SocialStrategy<Verified>, account: Stored
   try {
     tokens = providerTokens(await strategy.refreshToken(refreshToken));
   } catch (error) {
-    console.warn(`[social] ${strategy.name}: refresh failed:`, (error as Error).message);
+    logger().warn({ reason: (error as Error).message }, `[social] ${strategy.name}: refresh failed`);
     throw new AppError(null, failure, 400);
   }
   // Providers may or may not rotate the refresh token; keep the old one when they do not.
@@ -694,7 +695,7 @@ export async function accountInfo(userId: string, accountId: string) {
   try {
     data = await strategy.definition.fetchProfile({ tokens, config: strategy.config, fetch });
   } catch (error) {
-    console.warn(`[social] ${strategy.name}: account info failed:`, (error as Error).message);
+    logger().warn({ reason: (error as Error).message }, `[social] ${strategy.name}: account info failed`);
     fail("FAILED_TO_GET_USER_INFO");
   }
   const profile = strategy.definition.mapProfile(data);

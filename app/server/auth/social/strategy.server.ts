@@ -29,6 +29,7 @@ import {
   type ProviderDefinition,
   type SocialProviderId,
 } from "./providers/index.server";
+import { logger } from "~/server/log.server";
 
 const PROVIDER_TIMEOUT_MS = 5000;
 const APPLE_AUDIENCE = "https://appleid.apple.com";
@@ -156,7 +157,7 @@ export class SocialStrategy<User = unknown> extends OAuth2Strategy<User> {
     try {
       tokens = await this.validateAuthorizationCode(code, state.codeVerifier);
     } catch (error) {
-      console.warn(`[social] ${this.name}: code exchange failed:`, (error as Error).message);
+      logger().warn({ reason: (error as Error).message }, `[social] ${this.name}: code exchange failed`);
       throw new CallbackError("invalid_code", undefined, state);
     }
     return this.verifySocial({ request, tokens, state, provider: this });
