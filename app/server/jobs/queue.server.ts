@@ -14,8 +14,9 @@
  * pg-boss's backoff formula would give, so both databases retry on the same schedule.
  */
 import Database from "better-sqlite3";
-import PgBoss from "pg-boss";
-import { better, defineQueue, defineWorker, JobStatus, type Queue, type Worker } from "plainjob";
+// The two libraries load with the backend that uses them: a server holds one of them only.
+import type PgBoss from "pg-boss";
+import type { Queue, Worker } from "plainjob";
 import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
@@ -90,6 +91,7 @@ export function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
 const PG_BATCH_SIZE = 8;
 
 async function pgBoss(connectionString: string): Promise<Backend> {
+  const { default: PgBoss } = await import("pg-boss");
   const boss = new PgBoss({
     connectionString,
     schema: "pgboss",
@@ -170,7 +172,8 @@ const quiet = {
   debug: () => undefined,
 };
 
-function plainJob(file: string): Backend {
+async function plainJob(file: string): Promise<Backend> {
+  const { better, defineQueue, defineWorker, JobStatus } = await import("plainjob");
   const database = new Database(file, { timeout: 5000 });
   const queue: Queue = defineQueue({
     connection: better(database),
@@ -233,7 +236,7 @@ let state: { backend: Promise<Backend>; working: boolean } | null = null;
 function open() {
   if (!state) {
     const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
-    const backend = providerOf(url) === "postgresql" ? pgBoss(url) : Promise.resolve(plainJob(sqliteFilePath(url)));
+    const backend = providerOf(url) === "postgresql" ? pgBoss(url) : plainJob(sqliteFilePath(url));
     state = { backend, working: false };
     // A failed open is tried again by the next call.
     backend.catch(() => (state = null));
