@@ -1,7 +1,7 @@
 // The benchmark's outgoing-webhooks section (scripts/bench.mjs): deliveries per second through
-// the job queue, on SQLite and, given a PostgreSQL server (BENCH_DATABASE_URL or
-// TEST_DATABASE_URL, e.g. postgresql://postgres@127.0.0.1:5432/test), on PostgreSQL in a
-// database of its own. A built server runs as `npm start` runs it; an organization's five
+// the job queue, on SQLite and on PostgreSQL in a database of its own (BENCH_DATABASE_URL or
+// TEST_DATABASE_URL names the server; else the test suite's default, 127.0.0.1:5432, when it
+// answers). A built server runs as `npm start` runs it; an organization's five
 // endpoints on a loopback receiver each get every event: renaming a team EVENTS times makes
 // EVENTS × 5 signed deliveries, each through an event job's fan-out and a delivery job.
 import { spawn } from "node:child_process";
@@ -171,7 +171,11 @@ export async function outgoingWebhooks(startCommand) {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  const serverUrl = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL;
+  // The PostgreSQL server named, else the one the test suite uses by default when it answers.
+  const serverUrl =
+    process.env.BENCH_DATABASE_URL ||
+    process.env.TEST_DATABASE_URL ||
+    ((await reachable(LOCAL_POSTGRES)) ? LOCAL_POSTGRES : null);
   if (serverUrl && /^postgres(ql)?:/.test(serverUrl)) {
     const database = await postgresDatabase(serverUrl);
     try {
@@ -183,6 +187,20 @@ export async function outgoingWebhooks(startCommand) {
   return results;
 }
 
+const LOCAL_POSTGRES = "postgres://postgres@127.0.0.1:5432/test";
+
+async function reachable(url) {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 2000 });
+  try {
+    await client.connect();
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await client.end().catch(() => undefined);
+  }
+}
+
 /** Prints the section's rows. */
 export function printOutgoingWebhooks(results) {
   for (const [database, figures] of Object.entries(results)) {
@@ -191,5 +209,5 @@ export function printOutgoingWebhooks(results) {
         `(${figures.deliveries} deliveries in ${figures.seconds.toFixed(1)} s; events made in ${figures.eventsSeconds.toFixed(1)} s)`,
     );
   }
-  if (!results.postgresql) console.log("outgoing webhooks on PostgreSQL: skipped (set BENCH_DATABASE_URL)");
+  if (!results.postgresql) console.log("outgoing webhooks on PostgreSQL: skipped (no server: set BENCH_DATABASE_URL)");
 }
