@@ -90,6 +90,24 @@ export function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
 /** Jobs one pg-boss worker fetches at once (and runs side by side). */
 const PG_BATCH_SIZE = 8;
 
+/** The PostgreSQL advisory lock that queue set-up holds, across instances (any fixed number). */
+const QUEUE_SETUP_LOCK = 7_326_001;
+
+/** Runs `fn` while this instance holds the queue set-up lock, on a connection of its own. */
+async function oneInstanceAtATime(connectionString: string, fn: () => Promise<void>): Promise<void> {
+  const { default: pg } = await import("pg");
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query("SELECT pg_advisory_lock($1)", [QUEUE_SETUP_LOCK]);
+    await fn();
+  } finally {
+    // Closing the connection releases the lock too, should the unlock fail.
+    await client.query("SELECT pg_advisory_unlock($1)", [QUEUE_SETUP_LOCK]).catch(() => undefined);
+    await client.end();
+  }
+}
+
 async function pgBoss(connectionString: string): Promise<Backend> {
   const { default: PgBoss } = await import("pg-boss");
   const boss = new PgBoss({
@@ -108,8 +126,12 @@ async function pgBoss(connectionString: string): Promise<Backend> {
     const { limit, delaySeconds, backoff } = job.retry();
     const options = { name: job.name, retryLimit: limit, retryDelay: delaySeconds, retryBackoff: backoff };
     // create_queue does nothing for an existing queue; the update applies this start's policy.
-    await boss.createQueue(job.name, options);
-    await boss.updateQueue(job.name, options);
+    // Instances starting together would deadlock in create_queue (each inserting the queue
+    // row and creating its partition): one instance at a time sets queues up.
+    await oneInstanceAtATime(connectionString, async () => {
+      await boss.createQueue(job.name, options);
+      await boss.updateQueue(job.name, options);
+    });
     ready.add(job.name);
   };
   /** This instance's workers of each job, woken when there is work (notifyWorker). */
