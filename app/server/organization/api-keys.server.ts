@@ -23,8 +23,8 @@ import {
   type NewKey,
 } from "~/server/auth/api-keys.server";
 import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
-import { roleTableOf } from "./organizations.server";
-import { can, grantsOf, PERMISSIONS, type Grants } from "./permissions.server";
+import { requireMembership, requirePermission, roleTableOf } from "./organizations.server";
+import { grantsOf, PERMISSIONS, type Grants } from "./permissions.server";
 
 // ---- input ----
 
@@ -114,14 +114,8 @@ function requireWithin(requested: KeyGrants, held: Grants): void {
  * An outsider learns only that they are not a member.
  */
 async function requireKeyManager(auth: AuthSession, organizationId: string): Promise<void> {
-  const member = await prisma.member.findUnique({
-    where: { organizationId_userId: { organizationId, userId: auth.user.id } },
-    select: { role: true },
-  });
-  if (!member) fail("USER_NOT_MEMBER_OF_ORGANIZATION");
-  if (!can({ role: member.role, roleTable: await roleTableOf(organizationId) }, "apiKey", ["manage"])) {
-    fail("INSUFFICIENT_API_KEY_PERMISSIONS");
-  }
+  const member = await requireMembership(auth, organizationId, { notMember: "USER_NOT_MEMBER_OF_ORGANIZATION" });
+  requirePermission(member, "apiKey", ["manage"], "INSUFFICIENT_API_KEY_PERMISSIONS");
 }
 
 /** A key the caller may manage: their own personal key, or one of an organization they manage keys of; else 404. */
