@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { CALLBACK_ERROR_CODES } from "~/server/auth/social/strategy.server";
+import { CALLBACK_ERROR_CODES } from "~/server/auth/social/callback-error.server";
 import { catalogue } from "~/server/errors.server";
 import { locales } from "./config";
 

@@ -52,7 +52,7 @@ afterAll(async () => {
  * it: the IdP metadata read by parseIdpMetadata, stored in the shared form.
  */
 async function samlConnection(overrides: Record<string, unknown> = {}): Promise<SamlProvider> {
-  const idpMetadata = metadata.parseIdpMetadata(await (await fetch(idp.metadataUrl)).text());
+  const idpMetadata = await metadata.parseIdpMetadata(await (await fetch(idp.metadataUrl)).text());
   const organization = await createOrganization();
   const providerId = unique("saml");
   await app.prisma.ssoProvider.create({

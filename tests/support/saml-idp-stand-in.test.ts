@@ -53,7 +53,7 @@ describe("SAML IdP stand-in", () => {
   it("serves metadata naming its entity id, single sign-on URL and certificate", async () => {
     const response = await fetch(idp.metadataUrl);
     expect(response.headers.get("content-type")).toBe("application/samlmetadata+xml");
-    expect(parseIdpMetadata(await response.text())).toEqual({
+    expect(await parseIdpMetadata(await response.text())).toEqual({
       entityId: idp.entityId,
       entryPoint: idp.ssoUrl,
       certs: [idp.cert.trim()],

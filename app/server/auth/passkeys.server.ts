@@ -10,16 +10,12 @@
  * - User verification is asked for ("preferred") but not required: a passkey is a possession
  *   factor whatever the authenticator's PIN or biometrics did.
  */
-import {
-  generateAuthenticationOptions,
-  generateRegistrationOptions,
-  verifyAuthenticationResponse,
-  verifyRegistrationResponse,
-  type AuthenticationResponseJSON,
-  type AuthenticatorTransportFuture,
-  type PublicKeyCredentialCreationOptionsJSON,
-  type PublicKeyCredentialRequestOptionsJSON,
-  type RegistrationResponseJSON,
+import type {
+  AuthenticationResponseJSON,
+  AuthenticatorTransportFuture,
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+  RegistrationResponseJSON,
 } from "@simplewebauthn/server";
 import { z } from "zod";
 import { defaultLocale } from "~/i18n/config";
@@ -39,6 +35,9 @@ import {
 } from "./session.server";
 import { consumeToken, storeToken } from "./tokens.server";
 import { logger } from "~/server/log.server";
+
+/** The WebAuthn library loads with the first passkey ceremony: most requests never need it. */
+const webauthn = () => import("@simplewebauthn/server");
 
 const PASSKEY_CHALLENGE_EXPIRES_IN = 5 * 60; // seconds, cookie and record alike
 const CHALLENGE_PREFIX = "passkey-challenge:";
@@ -192,7 +191,7 @@ export async function registrationOptions(
     where: { userId: auth.user.id },
     select: { credentialID: true, transports: true },
   });
-  const options = await generateRegistrationOptions({
+  const options = await (await webauthn()).generateRegistrationOptions({
     rpName,
     rpID,
     // No userID: the library makes a random one, so the authenticator learns nothing of ours.
@@ -232,7 +231,7 @@ export async function verifyRegistration(
   const challenge = await consumeChallenge(request, "registration");
   if (challenge.userId !== auth.user.id) fail("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
   const { rpID, origin } = relyingParty();
-  const info = await verifyRegistrationResponse({
+  const info = await (await webauthn()).verifyRegistrationResponse({
     response: input.response as RegistrationResponseJSON,
     expectedChallenge: challenge.expectedChallenge,
     expectedOrigin: origin,
@@ -294,7 +293,7 @@ export async function authenticationOptions(
         select: { credentialID: true, transports: true },
       })
     : [];
-  const options = await generateAuthenticationOptions({
+  const options = await (await webauthn()).generateAuthenticationOptions({
     rpID,
     userVerification: "preferred",
     ...(mine.length && {
@@ -358,7 +357,7 @@ export async function verifyAuthentication(
     signInFailure(reason, passkey.userId, credentialID, meta, "AUTHENTICATION_FAILED", status);
 
   const { rpID, origin } = relyingParty();
-  const result = await verifyAuthenticationResponse({
+  const result = await (await webauthn()).verifyAuthenticationResponse({
     response: input.response as AuthenticationResponseJSON,
     expectedChallenge: challenge.expectedChallenge,
     expectedOrigin: origin,

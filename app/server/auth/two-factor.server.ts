@@ -22,7 +22,6 @@
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
 import { generateHOTP } from "@oslojs/otp";
-import QRCode from "qrcode";
 import { z } from "zod";
 import { audit } from "~/server/audit.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
@@ -194,7 +193,9 @@ export function totpURI(secret: string, email: string, issuer: string): string {
 const defaultIssuer = () => i18nFor("en").t("common:brand");
 
 /** The setup QR code as an SVG document, drawn on the server so it shows without JavaScript. */
-export function qrCodeSvg(uri: string): Promise<string> {
+export async function qrCodeSvg(uri: string): Promise<string> {
+  // Loaded when a code is drawn (setting up two-factor), not with every server start.
+  const { default: QRCode } = await import("qrcode");
   return QRCode.toString(uri, { type: "svg", margin: 1, errorCorrectionLevel: "M" });
 }
 

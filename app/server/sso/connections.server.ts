@@ -434,7 +434,7 @@ async function resolveSaml(
   current?: StoredSamlConfig,
 ): Promise<StoredSamlConfig> {
   const xml = await metadataXml(input.idpMetadata);
-  const parsed = xml === undefined ? undefined : parseIdpMetadata(xml);
+  const parsed = xml === undefined ? undefined : await parseIdpMetadata(xml);
   const manual = Boolean(input.entryPoint || input.cert || input.idpMetadata?.cert || input.idpMetadata?.entityID);
   const certs = certList(input.idpMetadata?.cert ?? input.cert) ?? parsed?.certs ?? current?.certs;
   if (!certs?.length) fail("CERT_SOURCE_MISSING");

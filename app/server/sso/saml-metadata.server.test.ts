@@ -38,9 +38,9 @@ function metadata({
 }
 
 /** The catalogue code (and status) a call fails with. */
-function failure(xml: string) {
+async function failure(xml: string) {
   try {
-    parseIdpMetadata(xml);
+    await parseIdpMetadata(xml);
   } catch (error) {
     if (isAppError(error)) return { code: error.code, status: error.status, message: error.message };
     throw error;
@@ -48,54 +48,56 @@ function failure(xml: string) {
   throw new Error("parseIdpMetadata accepted the document");
 }
 
-describe("parseIdpMetadata", () => {
-  it("reads the entity id, the HTTP-Redirect SSO address and the signing certificate as PEM", () => {
-    expect(parseIdpMetadata(metadata())).toEqual({
+describe("parseIdpMetadata", async () => {
+  it("reads the entity id, the HTTP-Redirect SSO address and the signing certificate as PEM", async () => {
+    expect(await parseIdpMetadata(metadata())).toEqual({
       entityId: "https://idp.example.com/metadata",
       entryPoint: "https://idp.example.com/sso/redirect",
       certs: [pem],
     });
   });
 
-  it("reads metadata written with the default namespace and a wrapped certificate (as Okta serves it)", () => {
+  it("reads metadata written with the default namespace and a wrapped certificate (as Okta serves it)", async () => {
     const xml =
       `<?xml version="1.0" encoding="UTF-8"?><md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="http://www.okta.com/exk1"><md:IDPSSODescriptor WantAuthnRequestsSigned="false" protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"><md:KeyDescriptor use="signing"><ds:KeyInfo xmlns:ds="http://www.w3.org/2000/09/xmldsig#"><ds:X509Data><ds:X509Certificate>
 ${body(pem)}
 </ds:X509Certificate></ds:X509Data></ds:KeyInfo></md:KeyDescriptor><md:SingleSignOnService Binding="${REDIRECT}" Location="https://acme.okta.com/app/acme_app_1/exk1/sso/saml"/></md:IDPSSODescriptor></md:EntityDescriptor>`
         .replaceAll("md:", "")
         .replace("xmlns:md=", "xmlns=");
-    expect(parseIdpMetadata(xml)).toEqual({
+    expect(await parseIdpMetadata(xml)).toEqual({
       entityId: "http://www.okta.com/exk1",
       entryPoint: "https://acme.okta.com/app/acme_app_1/exk1/sso/saml",
       certs: [pem],
     });
   });
 
-  it("falls back to the HTTP-POST address when the IdP offers no redirect binding", () => {
+  it("falls back to the HTTP-POST address when the IdP offers no redirect binding", async () => {
     const xml = metadata({
       services: `<md:SingleSignOnService Binding="${POST}" Location="https://idp.example.com/sso/post"/>`,
     });
-    expect(parseIdpMetadata(xml).entryPoint).toBe("https://idp.example.com/sso/post");
+    expect((await parseIdpMetadata(xml)).entryPoint).toBe("https://idp.example.com/sso/post");
   });
 
-  it("keeps every signing certificate (key rotation), counts a KeyDescriptor without use as signing, skips encryption keys", () => {
+  it("keeps every signing certificate (key rotation), counts a KeyDescriptor without use as signing, skips encryption keys", async () => {
     const xml = metadata({
       keys: keyDescriptor(pem, "signing") + keyDescriptor(otherPem) + keyDescriptor(pem, "encryption"),
     });
-    expect(parseIdpMetadata(xml).certs).toEqual([pem, otherPem]);
+    expect((await parseIdpMetadata(xml)).certs).toEqual([pem, otherPem]);
     const onlyEncryption = metadata({ keys: keyDescriptor(otherPem, "encryption") + keyDescriptor(pem, "signing") });
-    expect(parseIdpMetadata(onlyEncryption).certs).toEqual([pem]);
+    expect((await parseIdpMetadata(onlyEncryption)).certs).toEqual([pem]);
   });
 
-  it("reads the one identity provider of an EntitiesDescriptor (a federation's aggregate)", () => {
+  it("reads the one identity provider of an EntitiesDescriptor (a federation's aggregate)", async () => {
     const entity = metadata({ entityId: "https://idp.example.org/" }).replace(/<\?xml[^>]*>/, "");
     const sp = `<md:EntityDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata" entityID="https://sp.example.org/">
       <md:SPSSODescriptor protocolSupportEnumeration="urn:oasis:names:tc:SAML:2.0:protocol"/></md:EntityDescriptor>`;
     const xml = `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">${sp}${entity}</md:EntitiesDescriptor>`;
-    expect(parseIdpMetadata(xml).entityId).toBe("https://idp.example.org/");
+    expect((await parseIdpMetadata(xml)).entityId).toBe("https://idp.example.org/");
     expect(
-      failure(
-        `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">${entity}${entity}</md:EntitiesDescriptor>`,
+      (
+        await failure(
+          `<md:EntitiesDescriptor xmlns:md="urn:oasis:names:tc:SAML:2.0:metadata">${entity}${entity}</md:EntitiesDescriptor>`,
+        )
       ).code,
     ).toBe("SAML_INVALID_IDP_METADATA");
   });
@@ -140,18 +142,18 @@ ${body(pem)}
       `<!DOCTYPE lol [<!ENTITY lol "lol">]>${metadata().replace(/<\?xml[^>]*>/, "")}`,
       /DOCTYPE/,
     ],
-  ])("refuses %s with a 400 SAML_INVALID_IDP_METADATA", (_, xml, why) => {
-    expect(failure(xml)).toMatchObject({
+  ])("refuses %s with a 400 SAML_INVALID_IDP_METADATA", async (_, xml, why) => {
+    expect(await failure(xml)).toMatchObject({
       code: "SAML_INVALID_IDP_METADATA",
       status: 400,
       message: expect.stringMatching(why),
     });
   });
 
-  it("refuses a document over the size limit before parsing it", () => {
+  it("refuses a document over the size limit before parsing it", async () => {
     const padding = `<!-- ${"x".repeat(MAX_IDP_METADATA_BYTES)} -->`;
     const xml = metadata().replace("<md:IDPSSODescriptor", `${padding}<md:IDPSSODescriptor`);
-    expect(failure(xml)).toMatchObject({ code: "SAML_INVALID_IDP_METADATA", status: 400 });
-    expect(failure(xml).message).toMatch(/larger than/);
+    expect(await failure(xml)).toMatchObject({ code: "SAML_INVALID_IDP_METADATA", status: 400 });
+    expect((await failure(xml)).message).toMatch(/larger than/);
   });
 });

@@ -8,7 +8,7 @@
  * metadata never needs one and entity declarations are how XML bombs work.
  */
 import { X509Certificate } from "node:crypto";
-import { DOMParser } from "@xmldom/xmldom";
+import type { DOMParser } from "@xmldom/xmldom";
 import { fail } from "~/server/errors.server";
 
 /** Real IdP metadata is a few KB (a handful of certificates); better-auth draws the line at 100 KB too. */
@@ -42,7 +42,7 @@ function children(parent: Element, ns: string, localName: string): Element[] {
   );
 }
 
-function parse(xml: string): Document {
+function parse(Parser: typeof DOMParser, xml: string): Document {
   if (Buffer.byteLength(xml, "utf8") > MAX_IDP_METADATA_BYTES) refuse(`larger than ${MAX_IDP_METADATA_BYTES} bytes`);
   if (/<!DOCTYPE|<!ENTITY/i.test(xml)) refuse("a DOCTYPE is not allowed");
   // xmldom recovers from mismatched tags with only a warning: any complaint at all refuses the document.
@@ -50,7 +50,7 @@ function parse(xml: string): Document {
   const report = (message: string) => problems.push(message);
   let document: Document;
   try {
-    document = new DOMParser({
+    document = new Parser({
       errorHandler: { warning: report, error: report, fatalError: report },
     }).parseFromString(xml, "text/xml");
   } catch {
@@ -95,8 +95,10 @@ function certificatePem(base64: string): string | null {
 }
 
 /** Entity id, SSO address and signing certificates of an IdP metadata document; SAML_INVALID_IDP_METADATA (400) otherwise. */
-export function parseIdpMetadata(xml: string): IdpMetadata {
-  const entity = identityProviderEntity(parse(xml).documentElement);
+export async function parseIdpMetadata(xml: string): Promise<IdpMetadata> {
+  // The parser loads with the first metadata document: most servers never read one.
+  const { DOMParser: Parser } = await import("@xmldom/xmldom");
+  const entity = identityProviderEntity(parse(Parser, xml).documentElement);
 
   const entityId = entity.getAttribute("entityID")?.trim();
   if (!entityId) refuse("the EntityDescriptor has no entityID");

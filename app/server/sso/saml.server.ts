@@ -19,16 +19,7 @@
  * same way whichever instance receives it.
  */
 import { createHash } from "node:crypto";
-import {
-  generateServiceProviderMetadata,
-  SAML,
-  SamlStatusError,
-  ValidateInResponseTo,
-  type CacheItem,
-  type CacheProvider,
-  type Profile,
-} from "@node-saml/node-saml";
-import { DOMParser } from "@xmldom/xmldom";
+import type { CacheItem, CacheProvider, Profile, SAML } from "@node-saml/node-saml";
 import { z } from "zod";
 import { hashToken } from "~/server/auth/session.server";
 import { isDatabaseUnavailable, isUniqueViolation, prisma } from "~/server/db.server";
@@ -162,9 +153,19 @@ async function spendAssertionId(provider: SamlProvider, assertionId: string, exp
 
 // ---- node-saml, configured for one provider ----
 
-function serviceProvider(provider: SamlProvider, store: RequestStore): SAML {
+type Libraries = { saml: typeof import("@node-saml/node-saml"); xml: typeof import("@xmldom/xmldom") };
+let libraries: Promise<Libraries> | undefined;
+
+/** node-saml and its XML parser load with the first SAML operation: most servers never use SAML. */
+function loadLibraries(): Promise<Libraries> {
+  return (libraries ??= Promise.all([import("@node-saml/node-saml"), import("@xmldom/xmldom")]).then(
+    ([saml, xml]) => ({ saml, xml }),
+  ));
+}
+
+function serviceProvider({ saml }: Libraries, provider: SamlProvider, store: RequestStore): SAML {
   const acs = samlAcsUrl(provider.providerId);
-  return new SAML({
+  return new saml.SAML({
     issuer: spEntityId(provider),
     audience: spEntityId(provider),
     callbackUrl: acs,
@@ -174,7 +175,7 @@ function serviceProvider(provider: SamlProvider, store: RequestStore): SAML {
     wantAuthnResponseSigned: false,
     wantAssertionsSigned: false,
     acceptedClockSkewMs: CLOCK_SKEW_MS,
-    validateInResponseTo: ValidateInResponseTo.always,
+    validateInResponseTo: saml.ValidateInResponseTo.always,
     requestIdExpirationPeriodMs: REQUEST_TTL_MS,
     cacheProvider: store,
     // No NameID format unless the connection names one: the IdP's configured one then applies,
@@ -193,12 +194,14 @@ function serviceProvider(provider: SamlProvider, store: RequestStore): SAML {
  * `relayState`. The request id is remembered for REQUEST_TTL_MS, to be answered once.
  */
 export async function samlSignInUrl(provider: SamlProvider, relayState: string): Promise<string> {
-  return serviceProvider(provider, new RequestStore(provider.id)).getAuthorizeUrlAsync(relayState, undefined, {});
+  const sp = serviceProvider(await loadLibraries(), provider, new RequestStore(provider.id));
+  return sp.getAuthorizeUrlAsync(relayState, undefined, {});
 }
 
 /** The SP metadata to give the IdP: entity id, the ACS (HTTP-POST) and WantAssertionsSigned. */
-export function spMetadataXml(provider: SamlProvider): string {
-  return generateServiceProviderMetadata({
+export async function spMetadataXml(provider: SamlProvider): Promise<string> {
+  const { saml } = await loadLibraries();
+  return saml.generateServiceProviderMetadata({
     issuer: spEntityId(provider),
     callbackUrl: samlAcsUrl(provider.providerId),
     identifierFormat: provider.saml.identifierFormat ?? null,
@@ -213,21 +216,22 @@ export function spMetadataXml(provider: SamlProvider): string {
 export async function readSamlResponse(provider: SamlProvider, samlResponse: string): Promise<SamlIdentity> {
   const encoded = samlResponse.replace(/\s+/g, "");
   if (encoded.length > (MAX_RESPONSE_BYTES * 4) / 3) refuse("invalid_saml_response", "too_large");
-  const response = parseXml(Buffer.from(encoded, "base64").toString("utf8"))?.documentElement;
+  const libs = await loadLibraries();
+  const response = parseXml(libs, Buffer.from(encoded, "base64").toString("utf8"))?.documentElement;
   if (!response || !is(response, NS.protocol, "Response")) return refuse("invalid_saml_response", "malformed");
 
   const store = new RequestStore(provider.id);
   let profile: Profile | null;
   try {
-    ({ profile } = await serviceProvider(provider, store).validatePostResponseAsync({ SAMLResponse: encoded }));
+    ({ profile } = await serviceProvider(libs, provider, store).validatePostResponseAsync({ SAMLResponse: encoded }));
   } catch (error) {
     if (isDatabaseUnavailable(error)) throw error; // an outage, not a verdict on the response
-    throw refusalFor(error, response);
+    throw refusalFor(libs, error, response);
   }
   if (!profile?.getAssertionXml) return refuse("invalid_saml_response", "no_assertion");
 
   // From here on only the signed assertion is read (getAssertionXml is what the signature covers).
-  const assertion = parseXml(profile.getAssertionXml())?.documentElement;
+  const assertion = parseXml(libs, profile.getAssertionXml())?.documentElement;
   if (!assertion || !is(assertion, NS.assertion, "Assertion")) return refuse("invalid_saml_response", "malformed");
   const acs = samlAcsUrl(provider.providerId);
 
@@ -332,7 +336,7 @@ function identityOf(provider: SamlProvider, profile: Profile): Omit<SamlIdentity
 // ---- XML reading helpers (DOM only: nothing here decides about signatures) ----
 
 /** A strictly parsed document, or null; a DOCTYPE is refused (SAML never has one; entity bombs do). */
-function parseXml(xml: string): Document | null {
+function parseXml({ xml: { DOMParser } }: Libraries, xml: string): Document | null {
   if (!xml.trimStart().startsWith("<") || /<!DOCTYPE|<!ENTITY/i.test(xml)) return null;
   let problems = 0;
   const report = () => void problems++;
@@ -362,8 +366,8 @@ function hasSignature(response: Element): boolean {
 }
 
 /** node-saml's error, as a refusal: which check failed, in a word. */
-function refusalFor(error: unknown, response: Element): SamlRefused {
-  if (error instanceof SamlStatusError) return new SamlRefused("saml_error", "idp_status");
+function refusalFor({ saml }: Libraries, error: unknown, response: Element): SamlRefused {
+  if (error instanceof saml.SamlStatusError) return new SamlRefused("saml_error", "idp_status");
   const message = error instanceof Error ? error.message : String(error);
   const rules: [RegExp, SamlRefusalReason, string][] = [
     [/^InResponseTo is missing/, "unsolicited_response", "unsolicited"],

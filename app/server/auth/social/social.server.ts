@@ -38,11 +38,13 @@ import { IdTokenError, verifyIdToken } from "./id-token.server";
 import { createOAuthState, type OAuthState } from "./oauth-state.server";
 import {
   isSocialProviderId,
+  SOCIAL_PROVIDERS,
   type ProviderTokens,
   type SocialProfile,
   type SocialProviderId,
 } from "./providers/index.server";
-import { CallbackError, createAuthenticator, type SocialStrategy, type SocialVerifyOptions } from "./strategy.server";
+import { CallbackError } from "./callback-error.server";
+import type { createAuthenticator, SocialStrategy, SocialVerifyOptions } from "./strategy.server";
 import { logger } from "~/server/log.server";
 
 // Refreshed before use when fewer than this many milliseconds remain.
@@ -91,17 +93,22 @@ interface Verified {
   state: OAuthState;
 }
 
-let registry: ReturnType<typeof createAuthenticator<Verified>> | undefined;
-const strategies = () => (registry ??= createAuthenticator(verifyCallback)).strategies;
-const authenticator = () => (registry ??= createAuthenticator(verifyCallback)).authenticator;
+let registry: Promise<ReturnType<typeof createAuthenticator<Verified>>> | undefined;
+/**
+ * The strategies, made with the first flow through a provider: the OAuth libraries they are
+ * built on load then, not with every server start (most requests never reach a provider).
+ */
+const loadRegistry = () =>
+  (registry ??= import("./strategy.server").then(({ createAuthenticator }) => createAuthenticator(verifyCallback)));
+const strategies = async () => (await loadRegistry()).strategies;
 
 /** The enabled providers, for the sign-in buttons: id and display name, in SOCIAL_PROVIDER_IDS' order. */
 export function enabledProviders(): { id: SocialProviderId; name: string }[] {
-  return [...strategies().values()].map((strategy) => ({ id: strategy.name, name: strategy.definition.name }));
+  return loadEnv().socialProviders.map((config) => ({ id: config.id, name: SOCIAL_PROVIDERS[config.id].name }));
 }
 
-function strategyOf(providerId: string): SocialStrategy<Verified> {
-  const strategy = strategies().get(providerId as SocialProviderId);
+async function strategyOf(providerId: string): Promise<SocialStrategy<Verified>> {
+  const strategy = (await strategies()).get(providerId as SocialProviderId);
   if (!strategy) fail("PROVIDER_NOT_FOUND");
   return strategy;
 }
@@ -157,7 +164,7 @@ export async function startSocialFlow(
   input: SignInSocialInput,
   link: { email: string; userId: string } | null,
 ): Promise<{ url: string; cookie: string }> {
-  const strategy = strategyOf(input.provider);
+  const strategy = await strategyOf(input.provider);
   const { state, record, cookie } = await createOAuthState({
     providerId: strategy.name,
     callbackURL: input.callbackURL || "/",
@@ -368,12 +375,12 @@ export async function completeCallback(
   current: AuthSession | null,
   meta: RequestMeta,
 ): Promise<CallbackOutcome> {
-  if (!isSocialProviderId(providerId) || !strategies().has(providerId)) {
+  if (!isSocialProviderId(providerId) || !(await strategies()).has(providerId)) {
     return { ok: false, error: "oauth_provider_not_found", errorURL: null };
   }
   let verified: Verified;
   try {
-    verified = await authenticator().authenticate(providerId, request);
+    verified = await (await loadRegistry()).authenticator.authenticate(providerId, request);
   } catch (error) {
     if (error instanceof CallbackError) {
       return { ok: false, error: error.code, description: error.description, errorURL: error.state?.errorURL ?? null };
@@ -516,7 +523,7 @@ export async function signInWithIdToken(
   input: SignInSocialInput & { idToken: z.infer<typeof idTokenInput> },
   meta: RequestMeta,
 ): Promise<Awaited<ReturnType<typeof signInSession>>> {
-  const strategy = strategyOf(input.provider);
+  const strategy = await strategyOf(input.provider);
   const { profile, tokens } = await verifiedIdToken(strategy, input.idToken);
   try {
     const resolution = await resolveUser(strategy.name, profile, tokens, input.requestSignUp ?? false, meta);
@@ -537,7 +544,7 @@ export async function linkWithIdToken(
   input: LinkSocialInput & { idToken: z.infer<typeof idTokenInput> },
   meta: RequestMeta,
 ): Promise<void> {
-  const strategy = strategyOf(input.provider);
+  const strategy = await strategyOf(input.provider);
   const { profile, tokens } = await verifiedIdToken(strategy, input.idToken);
   if (!loadEnv().ACCOUNT_LINKING || !(profile.emailVerified || trusted(strategy.name))) fail("LINKING_NOT_ALLOWED");
   if (!profile.email || normalizeEmail(profile.email) !== auth.user.email) fail("LINKING_DIFFERENT_EMAILS_NOT_ALLOWED");
@@ -617,7 +624,7 @@ async function providerAccount(userId: string, input: { providerId?: string; acc
     },
   });
   if (!account) fail("ACCOUNT_NOT_FOUND");
-  const strategy = isSocialProviderId(account.providerId) ? strategies().get(account.providerId) : undefined;
+  const strategy = isSocialProviderId(account.providerId) ? (await strategies()).get(account.providerId) : undefined;
   if (!strategy) throw new AppError(null, `Provider ${account.providerId} is not supported.`, 400);
   return { account, strategy };
 }
