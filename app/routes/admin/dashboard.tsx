@@ -6,7 +6,8 @@ import { statusFill, useStatusLabel } from "~/components/reports/SubscriptionSta
 import { choiceClass } from "~/components/ui/Pagination";
 import { currency } from "~/config/plans";
 import { dateFormat, numberFormat } from "~/lib/intl";
-import { queryLink, RANGES, rangeQuery, searchParamsOf } from "~/lib/reports";
+import { queryLink, RANGES, searchParamsOf } from "~/lib/reports";
+import { rangeQuery } from "~/server/report-queries.server";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";

@@ -5,7 +5,8 @@ import { StatusBadge, useStatusLabel } from "~/components/reports/SubscriptionSt
 import { choiceClass, Pagination } from "~/components/ui/Pagination";
 import { StackedLabel, StackedTable, stackedCell, stackedRow } from "~/components/reports/StackedTable";
 import { billingDate, numberFormat } from "~/lib/intl";
-import { PAGE_SIZES, queryLink, searchParamsOf, subscriptionsQuery } from "~/lib/reports";
+import { PAGE_SIZES, queryLink, searchParamsOf } from "~/lib/reports";
+import { subscriptionsQuery } from "~/server/report-queries.server";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";

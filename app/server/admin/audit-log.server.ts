@@ -5,7 +5,7 @@
  * the user filter finds it under either.
  */
 import type { z } from "zod";
-import type { AuditLogFilter, auditLogQuery } from "~/lib/reports";
+import type { AuditLogFilter, auditLogQuery } from "~/server/report-queries.server";
 import { auditCsv, auditFilterWhere, auditPage } from "~/server/audit-log-query.server";
 import { containing, prisma, type Prisma } from "~/server/db.server";
 

@@ -5,7 +5,8 @@
  * one per row.
  */
 import type { z } from "zod";
-import { STATUS_TABS, type subscriptionsQuery } from "~/lib/reports";
+import { STATUS_TABS } from "~/lib/reports";
+import type { subscriptionsQuery } from "~/server/report-queries.server";
 import { prisma } from "~/server/db.server";
 
 type Owner =

@@ -8,7 +8,7 @@
  * who: the site's staff are not the organization's to know.
  */
 import type { z } from "zod";
-import type { OrganizationAuditLogFilter, organizationAuditLogQuery } from "~/lib/reports";
+import type { OrganizationAuditLogFilter, organizationAuditLogQuery } from "~/server/report-queries.server";
 import { auditCsv, auditFilterWhere, auditPage } from "~/server/audit-log-query.server";
 import type { AuthSession } from "~/server/auth/session.server";
 import { containing, type Prisma } from "~/server/db.server";

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/audit-log-csv";
-import { auditLogFilter, searchParamsOf } from "~/lib/reports";
+import { searchParamsOf } from "~/lib/reports";
+import { auditLogFilter } from "~/server/report-queries.server";
 import { auditLogCsv } from "~/server/admin/audit-log.server";
 import { requireAdminUser } from "~/server/admin/pages.server";
 

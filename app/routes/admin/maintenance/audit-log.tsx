@@ -1,6 +1,7 @@
 import type { Route } from "./+types/audit-log";
 import { AuditLogView, FilterField, filterControl, mutedText } from "~/components/reports/AuditLog";
-import { auditLogFilter, auditLogQuery, searchParamsOf } from "~/lib/reports";
+import { searchParamsOf } from "~/lib/reports";
+import { auditLogFilter, auditLogQuery } from "~/server/report-queries.server";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocalize } from "~/lib/use-root-data";

@@ -8,7 +8,7 @@ import { Section } from "~/components/ui/Section";
 import { LocalTime } from "~/components/ui/LocalTime";
 import { localizePath } from "~/i18n/config";
 import { numberFormat } from "~/lib/intl";
-import { dataOperationForm } from "~/lib/reports";
+import { dataOperations } from "~/lib/reports";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
 import { useLocale } from "~/lib/use-root-data";
@@ -43,7 +43,7 @@ export const meta: Route.MetaFunction = ({ data, location, matches }) =>
   seo({ title: data?.meta.title, description: data?.meta.description, location, matches });
 
 /** A start carries the confirmation its question adds (ConfirmRun). */
-const startSchema = dataOperationForm.extend({ [CONFIRMED_FIELD]: z.literal("yes").optional() });
+const startSchema = z.object({ operation: z.enum(dataOperations), [CONFIRMED_FIELD]: z.literal("yes").optional() });
 
 /**
  * Starts a data operation once confirmed, then back here (where its progress shows) with a

@@ -1,5 +1,6 @@
 import type { Route } from "./+types/audit-log-csv";
-import { organizationAuditLogFilter, searchParamsOf } from "~/lib/reports";
+import { searchParamsOf } from "~/lib/reports";
+import { organizationAuditLogFilter } from "~/server/report-queries.server";
 import { requireAuthSession } from "~/server/auth/guards.server";
 import { notFound } from "~/server/i18n.server";
 import { organizationAuditLogCsv } from "~/server/organization/audit-log.server";
