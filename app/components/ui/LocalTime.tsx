@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
+import { dateFormat } from "~/lib/intl";
 
 function format(date: Date, locale: string, timeZone?: string) {
-  const text = new Intl.DateTimeFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(date);
+  const text = dateFormat(locale, { dateStyle: "medium", timeStyle: "short", timeZone }).format(date);
   // dateStyle cannot be combined with timeZoneName: name the zone by hand.
   return timeZone ? `${text} ${timeZone}` : text;
 }
