@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { createOrganizationSchema, isSlug, updateOrganizationSchema } from "./organization-forms";
+import { createOrganizationSchema, updateOrganizationSchema } from "./organization-forms";
+import { isSlug } from "./organization-paths";
 import { slugify } from "./organization-paths";
 
 describe("slugify", () => {

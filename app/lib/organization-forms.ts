@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { email } from "~/lib/auth-forms";
 import { NAME_MAX, SLUG_MAX } from "~/lib/form-limits";
+import { isReservedSlug, SLUG_PATTERN } from "~/lib/organization-paths";
 import { isSingleLine } from "~/lib/text";
 
 /**
@@ -8,11 +9,6 @@ import { isSingleLine } from "~/lib/text";
  * validates with the same schema on both sides). Like auth-forms.ts they check shape only:
  * who may do what, and whether a slug is free, is for the services.
  */
-
-const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
-/** Paths under /organizations that a slug would be hidden behind. */
-const RESERVED_SLUGS = ["new"];
-export const isReservedSlug = (slug: string) => RESERVED_SLUGS.includes(slug);
 
 const REQUIRED = "auth:form.required";
 
@@ -165,9 +161,4 @@ export function deleteOrganizationSchema(expected: string) {
       .trim()
       .refine((value) => value === expected, { error: "organization:delete.mismatch" }),
   });
-}
-
-/** Whether `value` is a slug the create form would accept (the live check asks only about those). */
-export function isSlug(value: string): boolean {
-  return slug.safeParse(value).success;
 }

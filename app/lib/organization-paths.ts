@@ -5,6 +5,16 @@ import { SLUG_MAX } from "~/lib/form-limits";
  * (the forms' schemas are in organization-forms.ts and load on a form's first use).
  */
 
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+/** Paths under /organizations that a slug would be hidden behind. */
+const RESERVED_SLUGS = ["new"];
+export const isReservedSlug = (slug: string) => RESERVED_SLUGS.includes(slug);
+
+/** Whether `value` is a slug the create form would accept (the live check asks only about those). */
+export function isSlug(value: string): boolean {
+  return value.length <= SLUG_MAX && SLUG_PATTERN.test(value) && !isReservedSlug(value);
+}
+
 /** An organization's sections, each a page of its own; "" is its overview. */
 export const organizationSections = [
   "",

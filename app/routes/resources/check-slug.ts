@@ -1,6 +1,6 @@
 import { data } from "react-router";
 import type { Route } from "./+types/check-slug";
-import { isSlug } from "~/lib/organization-forms";
+import { isSlug } from "~/lib/organization-paths";
 import { getUser } from "~/server/auth/guards.server";
 import { isAppError } from "~/server/errors.server";
 import { checkSlug } from "~/server/organization/organizations.server";

@@ -15,7 +15,7 @@ import {
   type AuthSession,
   type RequestMeta,
 } from "~/server/auth/session.server";
-import { isReservedSlug } from "~/lib/organization-forms";
+import { isReservedSlug } from "~/lib/organization-paths";
 import { prepareDeletion } from "~/server/deletion.server";
 import {
   can,
