@@ -416,7 +416,7 @@ async function runAll() {
   );
   const bare = await startOther("scripts/bench-bare.mjs", { BARE_RESPONSE: bareResponse }, "/");
   await load(`${bare.origin}/`, { amount: 2000 }); // warm-up
-  const bareRun = await load(`${bare.origin}/`);
+  const { result: bareRun, cpu: bareCpu } = await measured(`${bare.origin}/`, {}, bare.child.pid);
   await stopChild(bare.child);
 
   // ---- get-session, then the reference's ----
@@ -653,7 +653,12 @@ async function runAll() {
         },
       ]),
     ),
-    bare: { rps: bareRun.requests.average, p99Ms: bareRun.latency.p99, bodyBytes: homeBody.length },
+    bare: {
+      rps: bareRun.requests.average,
+      p99Ms: bareRun.latency.p99,
+      cpuMsPerPage: bareCpu,
+      bodyBytes: homeBody.length,
+    },
     getSession: {
       cachedRps: cached.result.requests.average,
       uncachedRps: uncached.result.requests.average,
@@ -718,8 +723,15 @@ function report(f) {
       p.uncached.cpuMsPerPage <= BUDGETS.uncachedPageCpuMs,
     );
   }
-  row("bare node:http, the home page's bytes", rps(f.bare.rps), `p99 ${f.bare.p99Ms} ms, ${f.bare.bodyBytes} bytes`);
   const home = f.pages["/"];
+  row(
+    "bare node:http, the home page's bytes",
+    rps(f.bare.rps),
+    `p99 ${f.bare.p99Ms} ms, server CPU ${ms(f.bare.cpuMsPerPage, 2)} per page, ${f.bare.bodyBytes} bytes`,
+  );
+  // A saturated single-threaded server's throughput is the inverse of its CPU per request:
+  // the CPU ratio tells what the throughput ratio would be on a machine with nothing else to do.
+  row("  cached home page / bare, by CPU per page", x(ratio(f.bare.cpuMsPerPage, home.cpuMsPerPage)));
   budget(
     "cached home page / bare node:http",
     x(ratio(home.rps, f.bare.rps)),
@@ -740,6 +752,11 @@ function report(f) {
     "  reference (better-auth), without its cache",
     rps(reference.getSession.uncachedRps),
     `server CPU ${ms(reference.getSession.uncachedCpuMs, 2)} per request`,
+  );
+  row(
+    "  get-session / reference's, by CPU per request",
+    `${x(ratio(reference.getSession.cachedCpuMs, app.cachedCpuMs))} ${x(ratio(reference.getSession.uncachedCpuMs, app.uncachedCpuMs))}`,
+    "with the cookie cache, without",
   );
   const cachedRatio = ratio(app.cachedRps, reference.getSession.cachedRps);
   const uncachedRatio = ratio(app.uncachedRps, reference.getSession.uncachedRps);
