@@ -387,10 +387,14 @@ async function soak() {
 async function runAll() {
   // ---- public pages, and the bare server with the home page's bytes ----
   const js = {};
-  for (const path of PAGES) {
-    const { urls, gzipBytes } = await pageJavaScript(base, path, { "user-agent": BROWSER });
-    js[path] = { status: 200, files: urls.length, gzipKb: gzipBytes / 1024 };
-  }
+  /** The JavaScript of each of `paths` as `headers` fetch it; a redirect is shown as such. */
+  const measureJavaScript = async (paths, headers) => {
+    for (const path of paths) {
+      const { status, redirected, urls, gzipBytes } = await pageJavaScript(base, path, headers);
+      js[path] = { status: redirected ? "redirected" : status, files: urls.length, gzipKb: gzipBytes / 1024 };
+    }
+  };
+  await measureJavaScript(PAGES, { "user-agent": BROWSER });
   const NO_CACHE = { "cache-control": "no-cache" }; // bypasses the anonymous page cache
   phase = "public pages";
   for (const path of PAGES) await load(base + path, { amount: 2000, headers: NO_CACHE }); // warm-up
@@ -558,15 +562,8 @@ async function runAll() {
 
   // ---- the JavaScript of every page that hydrates (decision 0031) ----
   const cookie = await freshSession();
-  for (const [paths, headers] of [
-    [GUEST_HYDRATED, { "user-agent": BROWSER }],
-    [SIGNED_IN_HYDRATED, { "user-agent": BROWSER, cookie }],
-  ]) {
-    for (const path of paths) {
-      const { status, redirected, urls, gzipBytes } = await pageJavaScript(base, path, headers);
-      js[path] = { status: redirected ? "redirected" : status, files: urls.length, gzipKb: gzipBytes / 1024 };
-    }
-  }
+  await measureJavaScript(GUEST_HYDRATED, { "user-agent": BROWSER });
+  await measureJavaScript(SIGNED_IN_HYDRATED, { "user-agent": BROWSER, cookie });
 
   // ---- webhooks ----
   // One subscription bought through the stand-in's checkout, then signed
@@ -626,6 +623,7 @@ async function runAll() {
     ["idle home", idle],
     ["home during the storm", appStorm.page],
     ["reference during its storm", referenceStorm.page],
+    ["webhook deliveries", webhooks],
   ]) {
     if (result.non2xx || result.errors)
       console.log(`warning: ${name} run had ${result.non2xx} non-2xx answers and ${result.errors} errors`);
@@ -697,6 +695,8 @@ async function runAll() {
       p99Ms: webhooks.latency.p99,
       sent: webhooks.requests.total,
       applied,
+      non2xx: webhooks.non2xx,
+      errors: webhooks.errors,
       ok: webhooks.non2xx === 0 && webhooks.errors === 0 && applied >= webhooks.requests.total,
     },
   };
