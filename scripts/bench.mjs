@@ -885,7 +885,7 @@ function report(f) {
 function observabilityBudget({ cost }) {
   budget(
     "logs + metrics + tracing (off): CPU per request",
-    `+${(cost * 100).toFixed(1)} %`,
+    `${cost >= 0 ? "+" : ""}${(cost * 100).toFixed(1)} %`,
     `<= ${BUDGETS.observability * 100} %`,
     cost <= BUDGETS.observability,
   );
