@@ -1,122 +1,124 @@
-// `npm run bench -- --logging`: what the logs cost. The cached home page's throughput on two
-// servers started alike, one writing its JSON lines (LOG_LEVEL=info: an access line per
-// request, to a file as a log collector would read them) and one with logging off
-// (LOG_LEVEL=silent), in alternating rounds so that both see the same machine. Budget: the
-// logs cost at most 5 %, judged on the server's CPU per request, which other work on the
-// machine does not move as it moves throughput (docs/decisions/0030-logs-and-errors.md).
-// Run `npm run build` first.
+// The benchmark's observability section (scripts/bench.mjs; alone: `npm run bench -- --logging`):
+// what logs, metrics and tracing (off) cost. The cached home page's throughput on two servers
+// started alike, in alternating rounds so that both see the same machine:
+// - on: JSON lines at LOG_LEVEL=info (an access line per request, to a file as a log
+//   collector would read them) and metrics collected (METRICS_TOKEN set; /metrics is scraped
+//   once at the end, so the series are really kept);
+// - off: LOG_LEVEL=silent and no METRICS_TOKEN.
+// Tracing is off on both (OTEL_EXPORTER_OTLP_ENDPOINT unset), as by default: its cost when
+// off is part of both. Budget: at most 5 %, judged on the server's CPU per request, which
+// other work on the machine does not move as it moves throughput; a saturated server's
+// throughput is the inverse of it (docs/decisions/0030-logs-and-errors.md).
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { mkdtempSync, openSync, readFileSync, rmSync, statSync } from "node:fs";
-import { createServer } from "node:net";
+import { mkdtempSync, openSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { BROWSER, cpuMs, freePort, stopChild, waitFor } from "./bench-support.mjs";
 
 const CONNECTIONS = 32;
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
-const BUDGET = 0.05;
-const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
+export const OBSERVABILITY_BUDGET = 0.05;
+const METRICS_TOKEN = "bench-token";
 
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-
-const dir = mkdtempSync(join(tmpdir(), "app-bench-logs-"));
-// As `npm start` runs it: its environment settings and Node flags.
-const startWords = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/);
-const startEnv = {};
-while (/^[A-Z_]+=/.test(startWords[0])) {
-  const [name, value] = startWords.shift().split("=");
-  startEnv[name] = value;
-}
-
-async function start(level) {
+async function start(dir, on, { env: startEnv, args }) {
+  const name = on ? "on" : "off";
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const logFile = join(dir, `${level}.log`);
-  const child = spawn(process.execPath, startWords.slice(1), {
-    env: {
-      ...process.env,
-      ...startEnv,
-      NODE_ENV: "production",
-      LOG_LEVEL: level,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      BASE_URL: base,
-      DATABASE_URL: `file:${join(dir, `${level}.db`)}`,
-      AUTH_SECRET: "benchmark-secret-0123456789abcdefghijklmnop",
-      ADMIN_EMAIL: "bench@example.com",
-      ADMIN_PASSWORD: "bench-password-123",
-      RATE_LIMIT: "off",
-      SMTP_URL: "smtp://127.0.0.1:9",
-      PAYMENT_PROVIDER: "none",
-    },
-    stdio: ["ignore", openSync(logFile, "w"), "inherit"],
-  });
-  for (let i = 0; ; i++) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 240) throw new Error(`the ${level} server did not start`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  return { level, base, child, logFile };
-}
-
-/** The server's CPU time so far (utime + stime; USER_HZ is 100 on Linux): steadier than throughput on a shared machine. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
+  const logFile = join(dir, `${name}.log`);
+  const env = {
+    ...process.env,
+    ...startEnv,
+    NODE_ENV: "production",
+    LOG_LEVEL: on ? "info" : "silent",
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    BASE_URL: base,
+    DATABASE_URL: `file:${join(dir, `${name}.db`)}`,
+    AUTH_SECRET: "benchmark-secret-0123456789abcdefghijklmnop",
+    ADMIN_EMAIL: "bench@example.com",
+    ADMIN_PASSWORD: "bench-password-123",
+    RATE_LIMIT: "off",
+    SMTP_URL: "smtp://127.0.0.1:9",
+    PAYMENT_PROVIDER: "none",
+  };
+  delete env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  if (on) env.METRICS_TOKEN = METRICS_TOKEN;
+  else delete env.METRICS_TOKEN;
+  const child = spawn(process.execPath, args, { env, stdio: ["ignore", openSync(logFile, "w"), "inherit"] });
+  await waitFor(`${base}/healthz`, `the server with observability ${name}`);
+  return { name, base, child, logFile };
 }
 
 const load = (base, duration) =>
   autocannon({ url: `${base}/`, connections: CONNECTIONS, duration, headers: { "user-agent": BROWSER } });
 
-const servers = [await start("info"), await start("silent")];
-try {
-  for (const { base } of servers) await load(base, 2); // warm-up, and the home page into the cache
-  const rps = { info: [], silent: [] };
-  const cpuUs = { info: [], silent: [] };
-  for (let round = 0; round < ROUNDS; round++) {
-    for (const { level, base, child } of round % 2 ? [...servers].reverse() : servers) {
-      const before = cpuMs(child.pid);
-      const result = await load(base, ROUND_SECONDS);
-      if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the ${level} server`);
-      rps[level].push(result.requests.average);
-      cpuUs[level].push(((cpuMs(child.pid) - before) * 1000) / result.requests.total);
+const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+/**
+ * Runs the section; returns the median throughput and CPU per request of each server, the
+ * cost (CPU per request, on / off − 1), the log written and what /metrics answered.
+ */
+export async function observabilityCost(startCommand) {
+  const dir = mkdtempSync(join(tmpdir(), "app-bench-logs-"));
+  const servers = [];
+  try {
+    servers.push(await start(dir, true, startCommand), await start(dir, false, startCommand));
+    for (const { base } of servers) await load(base, 2); // warm-up, and the home page into the cache
+    const rps = { on: [], off: [] };
+    const cpuUs = { on: [], off: [] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const { name, base, child } of round % 2 ? [...servers].reverse() : servers) {
+        const before = cpuMs(child.pid);
+        const result = await load(base, ROUND_SECONDS);
+        if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the server with ${name}`);
+        rps[name].push(result.requests.average);
+        cpuUs[name].push(((cpuMs(child.pid) - before) * 1000) / result.requests.total);
+      }
     }
+    const metrics = await fetch(`${servers[0].base}/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
+    });
+    const exposition = await metrics.text();
+    return {
+      rounds: ROUNDS,
+      roundSeconds: ROUND_SECONDS,
+      on: { rps: median(rps.on), cpuUsPerRequest: median(cpuUs.on), rounds: rps.on },
+      off: { rps: median(rps.off), cpuUsPerRequest: median(cpuUs.off), rounds: rps.off },
+      cost: median(cpuUs.on) / median(cpuUs.off) - 1,
+      throughputCost: 1 - median(rps.on) / median(rps.off),
+      logMb: statSync(servers[0].logFile).size / 1024 / 1024,
+      metrics: {
+        status: metrics.status,
+        families: metrics.ok ? (exposition.match(/^# TYPE /gm) ?? []).length : 0,
+      },
+    };
+  } finally {
+    await Promise.all(servers.map(({ child }) => stopChild(child)));
+    rmSync(dir, { recursive: true, force: true });
   }
-  const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const on = median(rps.info);
-  const off = median(rps.silent);
-  const cpuOn = median(cpuUs.info);
-  const cpuOff = median(cpuUs.silent);
-  // A saturated server's throughput is the inverse of its CPU per request; measured as CPU,
-  // the cost does not move with what else the machine is running.
-  const cost = cpuOn / cpuOff - 1;
-  console.log(`\ncached home page, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s:`);
+}
+
+/** Prints the section's figures (its budget row is printed with the others). */
+export function printObservabilityCost(figures) {
+  const { on, off } = figures;
   console.log(
-    `  logging on  (LOG_LEVEL=info)   ${on.toFixed(0).padStart(6)} req/s   ${cpuOn.toFixed(0)} µs CPU/request   [${rps.info.map((r) => r.toFixed(0)).join(", ")}]`,
+    `\ncached home page, ${CONNECTIONS} connections, median of ${figures.rounds} rounds of ${figures.roundSeconds} s:`,
   );
   console.log(
-    `  logging off (LOG_LEVEL=silent) ${off.toFixed(0).padStart(6)} req/s   ${cpuOff.toFixed(0)} µs CPU/request   [${rps.silent.map((r) => r.toFixed(0)).join(", ")}]`,
+    `  observability on  (logs, metrics) ${on.rps.toFixed(0).padStart(6)} req/s   ${on.cpuUsPerRequest.toFixed(0)} µs CPU/request   [${on.rounds.map((r) => r.toFixed(0)).join(", ")}]`,
   );
-  console.log(`  log written: ${(statSync(servers[0].logFile).size / 1024 / 1024).toFixed(1)} MB`);
   console.log(
-    `  cost of logging: ${(cost * 100).toFixed(1)} % of the server's CPU per request, ${((1 - on / off) * 100).toFixed(1)} % of throughput   (budget <= ${BUDGET * 100} %) ${cost <= BUDGET ? "ok" : "MISSED"}`,
+    `  observability off                  ${off.rps.toFixed(0).padStart(6)} req/s   ${off.cpuUsPerRequest.toFixed(0)} µs CPU/request   [${off.rounds.map((r) => r.toFixed(0)).join(", ")}]`,
   );
-  process.exitCode = cost <= BUDGET ? 0 : 1;
-} finally {
-  for (const { child } of servers) child.kill("SIGTERM");
-  await Promise.all(servers.map(({ child }) => new Promise((resolve) => child.once("exit", resolve))));
-  rmSync(dir, { recursive: true, force: true });
+  console.log(`  log written: ${figures.logMb.toFixed(1)} MB`);
+  console.log(
+    figures.metrics.status === 200
+      ? `  /metrics scraped: ${figures.metrics.families} metric families`
+      : `  /metrics answered ${figures.metrics.status}: metrics not served by this build`,
+  );
+  console.log(
+    `  cost: ${(figures.cost * 100).toFixed(1)} % of the server's CPU per request, ${(figures.throughputCost * 100).toFixed(1)} % of throughput`,
+  );
 }

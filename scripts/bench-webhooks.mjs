@@ -7,23 +7,15 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
+import { freePort } from "./bench-support.mjs";
 
 const EVENTS = 200;
 const ENDPOINTS = 5;
 const PARALLEL_REQUESTS = 8;
 const ADMIN = { email: "bench-hooks@example.com", password: "bench-password-123" };
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
 
 /** A receiver that answers 200 to everything and counts what it got (and when the last came). */
 async function receiver() {

@@ -2,4 +2,4 @@ export function pageJavaScript(
   base: string,
   path: string,
   headers?: Record<string, string>,
-): Promise<{ urls: string[]; gzipBytes: number }>;
+): Promise<{ status: number; redirected: boolean; urls: string[]; gzipBytes: number }>;

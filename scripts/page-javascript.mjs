@@ -1,9 +1,12 @@
 // The JavaScript a page makes the browser load: its script tags, module preloads and the
-// entry's dynamic import, as served, gzipped. Shared by the benchmark and the budget test.
+// entry's dynamic import, as served, gzipped; and the page's status, and whether it was
+// reached through a redirect (then the JavaScript is that of where it led). Shared by the
+// benchmark and the budget test.
 import { gzipSync } from "node:zlib";
 
 export async function pageJavaScript(base, path, headers = {}) {
-  const html = await (await fetch(new URL(path, base), { headers })).text();
+  const page = await fetch(new URL(path, base), { headers });
+  const html = await page.text();
   const urls = new Set(
     [...html.matchAll(/<(?:script[^>]*\ssrc|link[^>]*rel="modulepreload"[^>]*\shref)="([^"]+\.js)"/g)].map((m) => m[1]),
   );
@@ -11,5 +14,5 @@ export async function pageJavaScript(base, path, headers = {}) {
   let gzipBytes = 0;
   for (const url of urls)
     gzipBytes += gzipSync(Buffer.from(await (await fetch(new URL(url, base))).arrayBuffer())).length;
-  return { urls: [...urls], gzipBytes };
+  return { status: page.status, redirected: page.redirected, urls: [...urls], gzipBytes };
 }
