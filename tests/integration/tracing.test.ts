@@ -101,7 +101,8 @@ describe("with OTEL_EXPORTER_OTLP_ENDPOINT set", () => {
       { Origin: app.base },
     );
     expect(res.status).toBe(302);
-    for (const cookie of res.headers.getSetCookie()) noteSecret("a session cookie", cookie.split(";")[0]!.split("=")[1]);
+    for (const cookie of res.headers.getSetCookie())
+      noteSecret("a session cookie", cookie.split(";")[0]!.split("=")[1]);
     const server = await serverSpanOf(res);
     expect(server.name).toBe("POST /:lang?/signin");
     expect(server.attributes["http.response.status_code"]).toBe(302);
@@ -180,7 +181,11 @@ describe("with OTEL_EXPORTER_OTLP_ENDPOINT unset", () => {
     expect(page.status).toBe(200);
     await page.text();
     const user = await createUser({ email: uniqueEmail("untraced"), verified: false });
-    const res = await post(`${off.url}/signin`, { intent: "send-verification", email: user.email }, { Origin: off.url });
+    const res = await post(
+      `${off.url}/signin`,
+      { intent: "send-verification", email: user.email },
+      { Origin: off.url },
+    );
     expect(res.status).toBe(302);
     await app.mailbox.waitFor(user.email);
     await new Promise((resolve) => setTimeout(resolve, 500)); // five export rounds, were there an exporter
