@@ -10,7 +10,8 @@
 // `npm run bench -- --outgoing-webhooks` runs only that last section.
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000;
 // `npm run bench -- --logging` measures the cached home page with logging on and off
-// (scripts/bench-logging.mjs). Run `npm run build` first.
+// (scripts/bench-logging.mjs), `npm run bench -- --tracing` with traces on and off
+// (scripts/bench-tracing.mjs). Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
 import { createHmac, randomUUID } from "node:crypto";
@@ -82,6 +83,10 @@ if (!existsSync("build/server.js")) {
 }
 if (process.argv.includes("--logging")) {
   await import("./bench-logging.mjs");
+  process.exit();
+}
+if (process.argv.includes("--tracing")) {
+  await import("./bench-tracing.mjs");
   process.exit();
 }
 
