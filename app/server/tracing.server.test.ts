@@ -8,10 +8,11 @@
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SPAN_KIND, STATUS_ERROR, startOtlpReceiver, type OtlpReceiver } from "../../tests/support/otlp-receiver";
 import { startStripeStandIn, type StripeStandIn } from "../../tests/support/stripe-stand-in";
 import type { Env } from "./env.server";
+import { logger } from "./log.server";
 import { outboundFetch } from "./outbound-fetch.server";
 import { startTracing, stopTracing, traced } from "./tracing.server";
 
@@ -30,11 +31,11 @@ beforeAll(async () => {
   origin = `http://127.0.0.1:${(target.address() as AddressInfo).port}`;
   stripe = await startStripeStandIn({ secretKey: "sk_test_tracing", webhookSecret: "whsec_tracing", prices: {} });
   process.env.OTEL_BSP_SCHEDULE_DELAY = "50";
+  // The exporter gives up on an unreachable collector after this, retries included.
+  process.env.OTEL_EXPORTER_OTLP_TIMEOUT = "300";
 });
 
 afterAll(async () => {
-  await stopTracing();
-  await receiver.close();
   await stripe.close();
   await new Promise<void>((resolve) => target.close(() => resolve()));
 });
@@ -136,5 +137,19 @@ describe("on", () => {
 
   it("exports no query string", () => {
     expect(JSON.stringify(receiver.spans)).not.toContain(QUERY_SECRET);
+  });
+
+  it("warns when the collector cannot be reached: a failed export, and what shutdown could not send", async () => {
+    const warn = vi.spyOn(logger(), "warn").mockImplementation(() => undefined);
+    await receiver.close();
+    await traced("unsent", {}, () => Promise.resolve());
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // an export round, and its retries
+    await traced("unsent at shutdown", {}, () => Promise.resolve());
+    await stopTracing();
+    const messages = warn.mock.calls.map(([, message]) => String(message));
+    expect(messages.some((message) => /^Traces: .*ECONNREFUSED/.test(message))).toBe(true);
+    expect(messages.some((message) => message.startsWith("Traces: the spans still buffered at shutdown"))).toBe(true);
+    // Not the line of the request whose span was in the batch.
+    expect(warn.mock.calls.every(([fields]) => (fields as { requestId?: string }).requestId === undefined)).toBe(true);
   });
 });

@@ -71,8 +71,6 @@ export async function startTracing(env: Pick<Env, "OTEL_EXPORTER_OTLP_ENDPOINT" 
       .merge(resources.detectResources({ detectors: [resources.envDetector] })),
     spanProcessors: [new sdk.BatchSpanProcessor(new OTLPTraceExporter({ url: tracesUrl }))],
   });
-  // An unreachable collector is worth a warning, not silence; its chatter below that is not.
-  const warn = (message: string) => logger().warn(`Traces: ${message}`);
   const quiet = () => {};
   api.diag.setLogger({ error: warn, warn, info: quiet, debug: quiet, verbose: quiet }, api.DiagLogLevel.WARN);
   api.context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -93,9 +91,29 @@ export async function startTracing(env: Pick<Env, "OTEL_EXPORTER_OTLP_ENDPOINT" 
   return true;
 }
 
-/** Sends the spans still buffered and stops: at shutdown. */
-export async function stopTracing(): Promise<void> {
-  await tracing?.provider.shutdown();
+/**
+ * An unreachable collector is worth a warning, not silence (below that, the SDK's chatter is
+ * not). An export runs in the context of whichever request's span started its timer: the
+ * line is not that request's.
+ */
+function warn(message: string): void {
+  logger().warn({ requestId: undefined }, `Traces: ${message}`);
+}
+
+/** Sends the spans still buffered (waiting at most `timeoutMs`, as the error reports do) and stops: at shutdown. */
+export async function stopTracing(timeoutMs = 2_000): Promise<void> {
+  if (!tracing) return;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<string>((resolve) => (timer = setTimeout(resolve, timeoutMs, "no answer in time")));
+  const failure = await Promise.race([
+    tracing.provider.shutdown().then(
+      () => null,
+      (error: Error) => error.message,
+    ),
+    late,
+  ]);
+  clearTimeout(timer);
+  if (failure) warn(`the spans still buffered at shutdown were not sent: ${failure}`);
 }
 
 /**
