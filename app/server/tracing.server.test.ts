@@ -2,12 +2,16 @@
  * The outgoing calls' spans (docs/decisions/0034-traces.md), in-process against an OTLP
  * receiver and real servers on loopback: the outbound-fetch gate (identity providers,
  * webhooks), any fetch (social sign-in, Polar), and a payment provider's SDK over node:http
- * (Stripe's stand-in), each a client span without the URL's query; a failure marks its span.
+ * (Stripe's stand-in), each a client span without the URL's query; a failure marks its span;
+ * and each run of a queued job, a trace of its own.
  * The request, loader, action, Prisma and SMTP spans are checked against the built server in
  * tests/integration/tracing.test.ts.
  */
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { SPAN_KIND, STATUS_ERROR, startOtlpReceiver, type OtlpReceiver } from "../../tests/support/otlp-receiver";
 import { startStripeStandIn, type StripeStandIn } from "../../tests/support/stripe-stand-in";
@@ -23,7 +27,11 @@ let target: Server;
 let origin = "";
 let stripe: StripeStandIn;
 
+const dir = mkdtempSync(join(tmpdir(), "tracing-gates-"));
+
 beforeAll(async () => {
+  // The job queue's database; vitest sets BASE_URL to Vite's "/".
+  Object.assign(process.env, { DATABASE_URL: `file:${join(dir, "jobs.db")}`, BASE_URL: "http://localhost:3000" });
   receiver = await startOtlpReceiver();
   // A customer's endpoint: 200, or 500 under /fail.
   target = createServer((req, res) => res.writeHead(req.url?.startsWith("/fail") ? 500 : 200).end("{}"));
@@ -36,6 +44,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
+  rmSync(dir, { recursive: true, force: true });
   await stripe.close();
   await new Promise<void>((resolve) => target.close(() => resolve()));
 });
@@ -133,6 +142,23 @@ describe("on", () => {
     const span = await receiver.waitFor((s) => s.name === "stripe customer creation");
     expect(span.kind).toBe(SPAN_KIND.CLIENT);
     expect(span.attributes["app.payment.provider"]).toBe("stripe");
+  });
+
+  it("makes each run of a queued job a trace of its own, with its calls under it", async () => {
+    const { defineJob, enqueue, startQueue, stopQueue } = await import("./jobs/queue.server");
+    defineJob("traced-probe", async () => void (await fetch(`${origin}/from-job`)));
+    // Workers started inside a request (or any span) still run each job as a root.
+    await traced("starts the queue", {}, () => startQueue());
+    try {
+      await enqueue("traced-probe", {});
+      const job = await receiver.waitFor((span) => span.name === "job traced-probe");
+      const call = await receiver.waitFor((span) => span.attributes["url.path"] === "/from-job");
+      expect(job).toMatchObject({ kind: SPAN_KIND.CONSUMER, parentSpanId: "" });
+      expect(job.attributes["app.job.attempt"]).toBe(1);
+      expect(call.parentSpanId).toBe(job.spanId);
+    } finally {
+      await stopQueue();
+    }
   });
 
   it("exports no query string", () => {

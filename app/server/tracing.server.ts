@@ -117,14 +117,25 @@ export async function stopTracing(timeoutMs = 2_000): Promise<void> {
 }
 
 /**
- * Runs `fn` as a client span called `name`: an outgoing call at one of its gates (the mail
- * server, a payment provider, an identity provider, a webhook). A failure marks the span, and
- * so does an HTTP answer of 400 or more, whose status it records.
+ * Runs `fn` in a span called `name`: by default a client span, an outgoing call at one of its
+ * gates (the mail server, a payment provider, an identity provider, a webhook); as a "job",
+ * the root span of one run of a queued job. A failure marks the span, and so does an HTTP
+ * answer of 400 or more, whose status it records.
  */
-export function traced<T>(name: string, attributes: Attributes, fn: () => Promise<T>): Promise<T> {
+export function traced<T>(
+  name: string,
+  attributes: Attributes,
+  fn: () => Promise<T>,
+  kind: "client" | "job" = "client",
+): Promise<T> {
   if (!tracing) return fn();
   const { api, tracer } = tracing;
-  return tracer.startActiveSpan(name, { kind: api.SpanKind.CLIENT, attributes }, async (span) => {
+  // A job run is a trace of its own, whatever context its worker was started in.
+  const options =
+    kind === "job"
+      ? { kind: api.SpanKind.CONSUMER, attributes, root: true }
+      : { kind: api.SpanKind.CLIENT, attributes };
+  return tracer.startActiveSpan(name, options, async (span) => {
     try {
       const result = await fn();
       if (result instanceof Response) {

@@ -7,7 +7,7 @@ import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 
 /** OTLP's span kinds and status codes, as the JSON carries them. */
-export const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3 } as const;
+export const SPAN_KIND = { INTERNAL: 1, SERVER: 2, CLIENT: 3, CONSUMER: 5 } as const;
 export const STATUS_ERROR = 2;
 
 export interface ReceivedSpan {
