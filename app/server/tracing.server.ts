@@ -3,7 +3,7 @@
  * (docs/decisions/0034-traces.md). A trace per request: its server span (method, route
  * pattern, status, `app.request_id`), a span per loader and action, Prisma's query spans, and
  * a client span per outgoing call (SMTP, payment providers, identity providers, webhooks, and
- * any fetch).
+ * any fetch); and a trace per run of a queued job.
  *
  * Off, nothing here loads OpenTelemetry: the SDK is imported by `startTracing` only when the
  * endpoint is set, and every gate below first checks `tracing`, which stays undefined.
