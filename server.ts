@@ -535,8 +535,9 @@ function tooLarge(req: http.IncomingMessage, res: http.ServerResponse, env: Env)
 }
 
 /**
- * Opens the request's log scope (its id, from a trusted proxy or new) around `handle`, and
- * writes its access line once the response is done or the client has gone.
+ * Opens the request's log scope (its id, from a trusted proxy or new) and, with traces on, its
+ * server span around `handle`, and writes its access line once the response is done or the
+ * client has gone.
  */
 function withRequestLog(app: App, env: Env, handle: http.RequestListener): http.RequestListener {
   return (req, res) => {
@@ -552,7 +553,7 @@ function withRequestLog(app: App, env: Env, handle: http.RequestListener): http.
         aborted: !res.writableFinished,
       });
     });
-    app.runInRequest(fields, () => handle(req, res));
+    app.runInRequest(fields, () => app.traceRequest(fields, req, res, () => handle(req, res)));
   };
 }
 
@@ -620,6 +621,7 @@ async function main(): Promise<void> {
         log.error({ err: error }, "Closing the database failed");
       }
       await app.flushErrorReports();
+      await app.stopTracing();
       log.info("Server stopped");
       process.exit(0);
     });

@@ -18,16 +18,18 @@ import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
 import { cachedPage, keepPage } from "~/server/page-cache.server";
+import { routeInstrumentations, startTracing } from "~/server/tracing.server";
 
 export { clientAddress } from "~/server/client-address.server";
 export { checkDatabase } from "~/server/db.server";
 export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
 export { flushErrorReports, reportError } from "~/server/error-report.server";
 export { logAccess, logger, noteRequest, requestIdFor, runInRequest } from "~/server/log.server";
+export { stopTracing, traceRequest } from "~/server/tracing.server";
 
 // import.meta.env.MODE is "production" in a built bundle, so error details are never sent to
 // browsers, whatever NODE_ENV the process runs with.
-const requestHandler = createRequestHandler(build, import.meta.env.MODE);
+let requestHandler = createRequestHandler(build, import.meta.env.MODE);
 
 /** Answers one request. `client.address` is the client's IP as server.ts determined it. */
 export function handleRequest(request: Request, client: { address: string | null }): Promise<Response> {
@@ -51,9 +53,15 @@ export function handleRequest(request: Request, client: { address: string | null
   });
 }
 
-/** Runs once before the server listens: validate env, migrate the database, ensure the admin. */
+/** Runs once before the server listens: validate env, start traces, migrate the database, ensure the admin. */
 export async function startup(): Promise<void> {
   const env = loadEnv();
+  // With traces on, the router runs every loader and action in a span of its own; off, the
+  // handler above is left as it is.
+  if (await startTracing(env)) {
+    const entry = { ...build.entry, module: { ...build.entry.module, instrumentations: routeInstrumentations() } };
+    requestHandler = createRequestHandler({ ...build, entry }, import.meta.env.MODE);
+  }
 
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length > 0) logger().info(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);

@@ -16,7 +16,8 @@
 //   through the job queue on SQLite and PostgreSQL (scripts/bench-webhooks.mjs);
 // - the peak RSS of the server over the whole run;
 // - what logs, metrics and tracing (off) cost (scripts/bench-logging.mjs).
-// `npm run bench -- --outgoing-webhooks` or `-- --logging` runs only that section;
+// `npm run bench -- --outgoing-webhooks`, `-- --logging` or `-- --tracing` (traces on and off,
+// scripts/bench-tracing.mjs) runs only that section;
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
 // Run `npm run build` first.
 import autocannon from "autocannon";
@@ -166,6 +167,10 @@ if (process.argv.includes("--logging")) {
   observabilityBudget(observability);
   printBudgets();
   process.exit(process.exitCode);
+}
+if (process.argv.includes("--tracing")) {
+  await import("./bench-tracing.mjs");
+  process.exit();
 }
 if (process.argv.includes("--outgoing-webhooks")) {
   printOutgoingWebhooks(await outgoingWebhooks(start));

@@ -274,6 +274,17 @@ describe("parseEnv problems", () => {
     expect(byVar.PAYMENT_PROVIDER).toBe('PAYMENT_PROVIDER: must be "stripe", "polar" or "none", got "paypal"');
   });
 
+  it("reads the traces' endpoint and refuses one that is not an http(s) URL", () => {
+    expect(ok({}).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(ok({ OTEL_EXPORTER_OTLP_ENDPOINT: " " }).OTEL_EXPORTER_OTLP_ENDPOINT).toBeUndefined();
+    expect(ok({ OTEL_EXPORTER_OTLP_ENDPOINT: "http://collector:4318" }).OTEL_EXPORTER_OTLP_ENDPOINT).toBe(
+      "http://collector:4318",
+    );
+    expect(problems({ OTEL_EXPORTER_OTLP_ENDPOINT: "collector:4318" })).toEqual([
+      "OTEL_EXPORTER_OTLP_ENDPOINT: must be a http/https URL such as http://otel-collector:4318",
+    ]);
+  });
+
   it("formats problems as a list", () => {
     expect(formatProblems(["PORT: bad", "HOST: bad"])).toBe(
       "Invalid environment configuration:\n- PORT: bad\n- HOST: bad",

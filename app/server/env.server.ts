@@ -253,6 +253,11 @@ function schemaFor(isProduction: boolean) {
       .default("info"),
     // Unset: unexpected errors are only logged; set: also sent to Sentry (app/server/error-report.server.ts).
     SENTRY_DSN: urlWith(["http:", "https:"], "https://publickey@o0.ingest.sentry.io/0").optional(),
+    // Unset: no traces, and no OpenTelemetry module loaded. Set: traces go there over OTLP/HTTP
+    // (the exporter also reads the other standard OTEL_* variables; app/server/tracing.server.ts).
+    OTEL_EXPORTER_OTLP_ENDPOINT: urlWith(["http:", "https:"], "http://otel-collector:4318").optional(),
+    // Unset: the product's name (the catalogue's brand), as email senders are named.
+    OTEL_SERVICE_NAME: text().optional(),
     // "none": a deployment that does not sell (yet): plans are shown, nothing calls a provider.
     PAYMENT_PROVIDER: z
       .enum(["stripe", "polar", "none"], {

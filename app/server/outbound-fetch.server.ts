@@ -12,6 +12,7 @@ import { request as httpRequest, type IncomingMessage } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { BlockList, isIP, type LookupFunction } from "node:net";
 import { loadEnv } from "~/server/env.server";
+import { traced } from "~/server/tracing.server";
 
 export type OutboundFailure =
   /** The host resolves to a loopback, private, link-local or otherwise non-public address. */
@@ -158,6 +159,18 @@ export interface OutboundRequest {
 /** Calls `raw` under the rules above and returns its answer as a Response. */
 export async function outboundFetch(raw: string, init: OutboundRequest): Promise<Response> {
   const url = checkOutboundUrl(raw, init.exempt);
+  const method = init.method ?? "GET";
+  // Without the query: a customer's URL may carry a credential there.
+  const attributes = {
+    "http.request.method": method,
+    "url.full": `${url.origin}${url.pathname}`,
+    "server.address": url.hostname,
+    "user_agent.original": init.userAgent,
+  };
+  return traced(method, attributes, () => fetchChecked(url, init));
+}
+
+async function fetchChecked(url: URL, init: OutboundRequest): Promise<Response> {
   const exempt = init.exempt(url);
   // A literal address never goes through the lookup: check it here.
   const literal = url.hostname.replace(/^\[|\]$/g, "");

@@ -27,12 +27,13 @@ import {
   type ProviderSubscription,
 } from "./provider.server";
 import { logger } from "~/server/log.server";
+import { traced } from "~/server/tracing.server";
 
 type ProductIds = Partial<Record<`${Exclude<PlanId, "free">}:${BillingInterval}`, string>>;
 
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await traced(`polar ${what}`, { "app.payment.provider": "polar" }, run);
   } catch (error) {
     throw new ProviderUnavailableError(`Polar ${what} failed: ${(error as Error).message}`, { cause: error });
   }

@@ -15,6 +15,7 @@ import {
   type ProviderEvent,
   type ProviderSubscription,
 } from "./provider.server";
+import { traced } from "~/server/tracing.server";
 
 type PriceIds = Partial<Record<`${Exclude<PlanId, "free">}:${BillingInterval}`, string>>;
 
@@ -31,7 +32,7 @@ const fromSeconds = (value: number | null | undefined) => (value ? new Date(valu
 /** Any SDK failure becomes ProviderUnavailableError, carrying Stripe's message for the log. */
 async function call<T>(what: string, run: () => Promise<T>): Promise<T> {
   try {
-    return await run();
+    return await traced(`stripe ${what}`, { "app.payment.provider": "stripe" }, run);
   } catch (error) {
     throw new ProviderUnavailableError(`Stripe ${what} failed: ${(error as Error).message}`, { cause: error });
   }

@@ -20,6 +20,7 @@ import type { Queue, Worker } from "plainjob";
 import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
+import { traced } from "~/server/tracing.server";
 
 export interface RetryPolicy {
   /** Retries after the first attempt (0: none). */
@@ -69,7 +70,9 @@ export function defineJob<T>(
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Job names are lower-case letters, digits and hyphens: ${name}`);
   const job: JobDefinition = {
     name,
-    handler: handler as Handler,
+    // With traces on, each run is a trace: the job's queries and calls under one span.
+    handler: (payload, context) =>
+      traced(`job ${name}`, { "app.job.attempt": context.attempt }, () => handler(payload as T, context), "job"),
     retry: options.retry ?? (() => NO_RETRY),
     concurrency: options.concurrency ?? 1,
   };

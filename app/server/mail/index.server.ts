@@ -14,6 +14,7 @@ import { AppError } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 import { logger } from "~/server/log.server";
+import { traced } from "~/server/tracing.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
 
@@ -114,7 +115,9 @@ async function deliver(
   const { to, subject } = message;
 
   if (SMTP_URL) {
-    await smtpTransport(SMTP_URL).sendMail(message);
+    const { hostname, port } = new URL(SMTP_URL);
+    const attributes = { "server.address": hostname, "server.port": Number(port || 25), "app.mail.template": template };
+    await traced("smtp send", attributes, () => smtpTransport(SMTP_URL).sendMail(message));
     return;
   }
   const info = (await outboxTransport().sendMail(message)) as { message: Buffer };
