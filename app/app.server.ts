@@ -17,6 +17,7 @@ import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
+import { startMetrics } from "~/server/metrics.server";
 import { cachedPage, keepPage } from "~/server/page-cache.server";
 
 export { clientAddress } from "~/server/client-address.server";
@@ -24,6 +25,7 @@ export { checkDatabase } from "~/server/db.server";
 export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
 export { flushErrorReports, reportError } from "~/server/error-report.server";
 export { logAccess, logger, noteRequest, requestIdFor, runInRequest } from "~/server/log.server";
+export { bearerMatches, metricsText, observeRequest } from "~/server/metrics.server";
 
 // import.meta.env.MODE is "production" in a built bundle, so error details are never sent to
 // browsers, whatever NODE_ENV the process runs with.
@@ -57,6 +59,7 @@ export async function startup(): Promise<void> {
 
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length > 0) logger().info(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+  startMetrics();
   startRevocationListener();
   // Organization events reach webhooks through the queue, whose workers run in every instance.
   startWebhooks();

@@ -14,6 +14,7 @@ import { AppError } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 import { logger } from "~/server/log.server";
+import { mailFailed, mailSent } from "~/server/metrics.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
 
@@ -81,7 +82,9 @@ export async function sendMail({ to, template, locale, data }: MailInput): Promi
   const { subject, text, html } = renderEmail(template, locale, data);
   try {
     await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html });
+    mailSent.inc({ template });
   } catch (error) {
+    mailFailed.inc({ template });
     const reason = error instanceof Error ? error.message : String(error);
     logger().error(`Sending the ${template} email failed: ${reason}`);
     throw new AppError("EMAIL_SEND_FAILED");
