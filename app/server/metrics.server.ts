@@ -60,8 +60,7 @@ export function observeRequest(
   let child = requestChildren.get(key);
   if (!child) {
     const method = METHODS.has(entry.method) ? entry.method : "other";
-    const status = entry.status >= 100 && entry.status < 600 ? `${Math.floor(entry.status / 100)}xx` : "5xx";
-    child = requestDuration.labels(method, route, status);
+    child = requestDuration.labels(method, route, `${Math.floor(entry.status / 100)}xx`);
     requestChildren.set(key, child);
   }
   child.observe(entry.durationMs / 1000);
