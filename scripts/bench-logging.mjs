@@ -1,9 +1,11 @@
-// `npm run bench -- --logging`: what the logs cost. The cached home page's throughput on two
-// servers started alike, one writing its JSON lines (LOG_LEVEL=info: an access line per
-// request, to a file as a log collector would read them) and one with logging off
-// (LOG_LEVEL=silent), in alternating rounds so that both see the same machine. Budget: the
-// logs cost at most 5 %, judged on the server's CPU per request, which other work on the
-// machine does not move as it moves throughput (docs/decisions/0030-logs-and-errors.md).
+// `npm run bench -- --logging`: what the logs and the metrics cost. The cached home page's
+// throughput on three servers started alike: one writing its JSON lines (LOG_LEVEL=info: an
+// access line per request, to a file as a log collector would read them) and serving metrics
+// (METRICS_TOKEN: every request observed, every query timed, scraped once a round as Prometheus
+// would), one serving metrics only, and one with both off, in rotating rounds so that all see
+// the same machine. Budget: logs and metrics together cost at most 5 %, judged on the
+// server's CPU per request, which other work on the machine does not move as it moves
+// throughput (docs/decisions/0030-logs-and-errors.md, 0033-metrics.md).
 // Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
@@ -14,8 +16,9 @@ import { join } from "node:path";
 
 const CONNECTIONS = 32;
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const BUDGET = 0.05;
+const METRICS_TOKEN = "benchmark-metrics-token-0123456789";
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 
 const freePort = () =>
@@ -35,20 +38,26 @@ while (/^[A-Z_]+=/.test(startWords[0])) {
   startEnv[name] = value;
 }
 
-async function start(level) {
+const VARIANTS = [
+  { name: "on", label: "logs + metrics on ", env: { LOG_LEVEL: "info", METRICS_TOKEN } },
+  { name: "metrics", label: "metrics only      ", env: { LOG_LEVEL: "silent", METRICS_TOKEN } },
+  { name: "off", label: "both off          ", env: { LOG_LEVEL: "silent" } },
+];
+
+async function start({ name, env }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const logFile = join(dir, `${level}.log`);
+  const logFile = join(dir, `${name}.log`);
   const child = spawn(process.execPath, startWords.slice(1), {
     env: {
       ...process.env,
       ...startEnv,
       NODE_ENV: "production",
-      LOG_LEVEL: level,
+      ...env,
       PORT: String(port),
       HOST: "127.0.0.1",
       BASE_URL: base,
-      DATABASE_URL: `file:${join(dir, `${level}.db`)}`,
+      DATABASE_URL: `file:${join(dir, `${name}.db`)}`,
       AUTH_SECRET: "benchmark-secret-0123456789abcdefghijklmnop",
       ADMIN_EMAIL: "bench@example.com",
       ADMIN_PASSWORD: "bench-password-123",
@@ -66,10 +75,10 @@ async function start(level) {
       )
     )
       break;
-    if (i > 240) throw new Error(`the ${level} server did not start`);
+    if (i > 240) throw new Error(`the ${name} server did not start`);
     await new Promise((r) => setTimeout(r, 250));
   }
-  return { level, base, child, logFile };
+  return { name, base, child, logFile, metrics: Boolean(env.METRICS_TOKEN) };
 }
 
 /** The server's CPU time so far (utime + stime; USER_HZ is 100 on Linux): steadier than throughput on a shared machine. */
@@ -81,38 +90,50 @@ function cpuMs(pid) {
 const load = (base, duration) =>
   autocannon({ url: `${base}/`, connections: CONNECTIONS, duration, headers: { "user-agent": BROWSER } });
 
-const servers = [await start("info"), await start("silent")];
+/** One scrape, as Prometheus makes every 15 s or so: the requests the home page's series has counted. */
+async function scrape(base) {
+  const text = await (await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const count = /^app_http_request_duration_seconds_count\{method="GET",route="\/:lang\?",status="2xx"\} (\d+)$/m;
+  return Number(count.exec(text)?.[1] ?? 0);
+}
+
+const servers = [];
+for (const variant of VARIANTS) servers.push(await start(variant));
 try {
   for (const { base } of servers) await load(base, 2); // warm-up, and the home page into the cache
-  const rps = { info: [], silent: [] };
-  const cpuUs = { info: [], silent: [] };
+  const rps = Object.fromEntries(VARIANTS.map(({ name }) => [name, []]));
+  const cpuUs = Object.fromEntries(VARIANTS.map(({ name }) => [name, []]));
   for (let round = 0; round < ROUNDS; round++) {
-    for (const { level, base, child } of round % 2 ? [...servers].reverse() : servers) {
+    // Each round starts with another server, so none is always first or last.
+    for (const { name, base, child, metrics } of servers.map((_, i) => servers[(i + round) % servers.length])) {
       const before = cpuMs(child.pid);
       const result = await load(base, ROUND_SECONDS);
-      if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the ${level} server`);
-      rps[level].push(result.requests.average);
-      cpuUs[level].push(((cpuMs(child.pid) - before) * 1000) / result.requests.total);
+      if (metrics) await scrape(base);
+      if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the ${name} server`);
+      rps[name].push(result.requests.average);
+      cpuUs[name].push(((cpuMs(child.pid) - before) * 1000) / result.requests.total);
     }
   }
   const median = (values) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-  const on = median(rps.info);
-  const off = median(rps.silent);
-  const cpuOn = median(cpuUs.info);
-  const cpuOff = median(cpuUs.silent);
+  const spread = (values) => `[${values.map((value) => value.toFixed(0)).join(", ")}]`;
+  console.log(`\ncached home page, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s:`);
+  for (const { name, label } of VARIANTS) {
+    console.log(
+      `  ${label} ${median(rps[name]).toFixed(0).padStart(6)} req/s ${spread(rps[name])}   ${median(cpuUs[name]).toFixed(0)} µs CPU/request ${spread(cpuUs[name])}`,
+    );
+  }
+  console.log(`  log written: ${(statSync(servers[0].logFile).size / 1024 / 1024).toFixed(1)} MB`);
+  console.log(`  home page requests the metrics counted: ${await scrape(servers[0].base)}`);
   // A saturated server's throughput is the inverse of its CPU per request; measured as CPU,
   // the cost does not move with what else the machine is running.
-  const cost = cpuOn / cpuOff - 1;
-  console.log(`\ncached home page, ${CONNECTIONS} connections, median of ${ROUNDS} rounds of ${ROUND_SECONDS} s:`);
+  const costOf = (name) => median(cpuUs[name]) / median(cpuUs.off) - 1;
+  const throughputCost = (name) => ((1 - median(rps[name]) / median(rps.off)) * 100).toFixed(1);
+  const cost = costOf("on");
   console.log(
-    `  logging on  (LOG_LEVEL=info)   ${on.toFixed(0).padStart(6)} req/s   ${cpuOn.toFixed(0)} µs CPU/request   [${rps.info.map((r) => r.toFixed(0)).join(", ")}]`,
+    `  cost of metrics alone: ${(costOf("metrics") * 100).toFixed(1)} % of the server's CPU per request, ${throughputCost("metrics")} % of throughput`,
   );
   console.log(
-    `  logging off (LOG_LEVEL=silent) ${off.toFixed(0).padStart(6)} req/s   ${cpuOff.toFixed(0)} µs CPU/request   [${rps.silent.map((r) => r.toFixed(0)).join(", ")}]`,
-  );
-  console.log(`  log written: ${(statSync(servers[0].logFile).size / 1024 / 1024).toFixed(1)} MB`);
-  console.log(
-    `  cost of logging: ${(cost * 100).toFixed(1)} % of the server's CPU per request, ${((1 - on / off) * 100).toFixed(1)} % of throughput   (budget <= ${BUDGET * 100} %) ${cost <= BUDGET ? "ok" : "MISSED"}`,
+    `  cost of logs + metrics: ${(cost * 100).toFixed(1)} % of the server's CPU per request, ${throughputCost("on")} % of throughput   (budget <= ${BUDGET * 100} %) ${cost <= BUDGET ? "ok" : "MISSED"}`,
   );
   process.exitCode = cost <= BUDGET ? 0 : 1;
 } finally {
