@@ -4,8 +4,8 @@
  * when nothing configures it; with the token every listed series is there, and the counters
  * move after real actions (sign-ins that fail and succeed, a sign-up, a rate-limit refusal,
  * a revocation, mail, webhook deliveries, queries), requests under their route pattern and
- * never their URL. With METRICS_PORT the metrics are on that internal listener only. SQLite,
- * or PostgreSQL with TEST_DATABASE_URL.
+ * never their URL. With METRICS_PORT the metrics are on that internal listener only (behind
+ * the token too when both are set). SQLite, or PostgreSQL with TEST_DATABASE_URL.
  */
 import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -295,4 +295,23 @@ describe("on an internal listener (METRICS_PORT)", () => {
     expect(moved("app_mail_failed_total", { template: "verify-email" })).toBe(1);
     expect(moved("app_sign_ups_total", { outcome: "email_send_failed" })).toBe(1);
   }, 30_000);
+});
+
+describe("on an internal listener with a token as well", () => {
+  it("still wants the token there, and the public port still has no metrics", async () => {
+    const port = await freePort();
+    const server = await startServer({ METRICS_PORT: String(port), METRICS_TOKEN: TOKEN });
+    try {
+      const refused = await fetch(`http://127.0.0.1:${port}/metrics`);
+      expect(refused.status).toBe(401);
+      expect(refused.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
+      await refused.text();
+      expect(await scrape(`http://127.0.0.1:${port}/metrics`)).toContain("# TYPE app_sign_ins_total counter");
+      const publicly = await get(`${server.url}/metrics`, { authorization: `Bearer ${TOKEN}` });
+      expect(publicly.status).toBe(404);
+      expect(await publicly.text()).not.toContain("app_sign_ins_total");
+    } finally {
+      await server.stop();
+    }
+  }, 60_000);
 });
