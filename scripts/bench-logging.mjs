@@ -3,10 +3,10 @@
 // access line per request, to a file as a log collector would read them) and serving metrics
 // (METRICS_TOKEN: every request observed, every query timed; scraped between rounds, outside
 // the measurement, as a scrape every 15 s is not worth a few seconds' load), one serving
-// metrics only, and one with both off, in rotating rounds so that all see
-// the same machine. Budget: logs and metrics together cost at most 5 %, judged on the
-// server's CPU per request, which other work on the machine does not move as it moves
-// throughput (docs/decisions/0030-logs-and-errors.md, 0033-metrics.md).
+// metrics only, and one with both off, in rotating rounds so that all see the same machine.
+// Budget: logs and metrics together cost at most 5 %, judged on the server's CPU per request,
+// which other work on the machine does not move as it moves throughput
+// (docs/decisions/0030-logs-and-errors.md, 0033-metrics.md).
 // Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
