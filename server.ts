@@ -2,7 +2,7 @@
  * The production HTTP server: `npm start` runs build/server.js, bundled from this file by
  * scripts/build-server.mjs. Plain node:http in front of the React Router bundle, adding
  * what a deployment needs: static files with long-lived caching, compression, security
- * headers, a request body limit, a health check and graceful shutdown.
+ * headers, a request body limit, a health check, metrics and graceful shutdown.
  *
  * Node requests are converted to fetch Requests here rather than through
  * @react-router/node's createRequestListener because the body limit, compression and
@@ -464,6 +464,37 @@ async function health(app: App): Promise<Response> {
   }
 }
 
+/**
+ * /metrics in Prometheus's text format (docs/decisions/0033-metrics.md). With METRICS_TOKEN
+ * set, only for a caller presenting it as a bearer token; where it is served at all is
+ * decided by the caller (the public listener with a token, or the internal one).
+ */
+async function metrics(app: App, env: Env, req: http.IncomingMessage): Promise<Response> {
+  if (env.METRICS_TOKEN && !app.bearerMatches(req.headers.authorization, env.METRICS_TOKEN)) {
+    const response = smallResponse(401, "Unauthorized");
+    response.headers.set("WWW-Authenticate", 'Bearer realm="metrics"');
+    return response;
+  }
+  const { contentType, body } = await app.metricsText();
+  return smallResponse(200, body, contentType);
+}
+
+/** The internal metrics listener (METRICS_PORT): /metrics and nothing else. */
+function metricsListener(app: App, env: Env): http.RequestListener {
+  return (req, res) => {
+    const path = req.url?.split("?")[0];
+    const answer = path === "/metrics" ? metrics(app, env, req) : Promise.resolve(smallResponse(404, "Not Found"));
+    answer
+      .then((response) => send(req, res, response, env))
+      .catch((error: unknown) => {
+        app.reportError(error, "Unhandled error while serving metrics");
+        if (!res.headersSent)
+          send(req, res, smallResponse(500, "Internal Server Error"), env).catch(() => res.destroy());
+        else res.destroy();
+      });
+  };
+}
+
 async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   const url = requestUrl(req, env);
   if (!url) return send(req, res, smallResponse(400, "Bad Request"), env);
@@ -482,6 +513,11 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
   if (url.pathname === "/healthz") {
     app.noteRequest({ route: "/healthz" });
     return send(req, res, await health(app), env);
+  }
+  // On the public listener only with a token and no internal listener; otherwise an unknown page.
+  if (url.pathname === "/metrics" && env.METRICS_TOKEN && !env.METRICS_PORT) {
+    app.noteRequest({ route: "/metrics" });
+    return send(req, res, await metrics(app, env, req), env);
   }
   if (method === "GET" || method === "HEAD") {
     const file = await serveStatic(url.pathname, req);
@@ -546,12 +582,9 @@ function withRequestLog(app: App, env: Env, handle: http.RequestListener): http.
     requestOf.set(res, fields);
     res.once("close", () => {
       const durationMs = performance.now() - started;
-      app.logAccess(fields, {
-        method: req.method ?? "GET",
-        status: res.statusCode,
-        durationMs,
-        aborted: !res.writableFinished,
-      });
+      const entry = { method: req.method ?? "GET", status: res.statusCode, durationMs, aborted: !res.writableFinished };
+      app.logAccess(fields, entry);
+      app.observeRequest(fields, entry);
     });
     app.runInRequest(fields, () => app.traceRequest(fields, req, res, () => handle(req, res)));
   };
@@ -598,6 +631,11 @@ async function main(): Promise<void> {
     log.fatal({ err: error }, "Server error");
     process.exit(1);
   });
+  const internal = env.METRICS_PORT ? http.createServer(metricsListener(app, env)) : null;
+  internal?.on("error", (error) => {
+    log.fatal({ err: error }, "Metrics listener error");
+    process.exit(1);
+  });
 
   const stop = (signal: string) => {
     if (shuttingDown) {
@@ -612,6 +650,7 @@ async function main(): Promise<void> {
       log.warn(`Requests still running after ${SHUTDOWN_TIMEOUT_MS / 1000} s: closing their connections`);
       server.closeAllConnections();
     }, SHUTDOWN_TIMEOUT_MS);
+    internal?.close();
     server.close(async () => {
       clearInterval(idleSweep);
       clearTimeout(force);
@@ -632,6 +671,9 @@ async function main(): Promise<void> {
 
   server.listen(env.PORT, env.HOST, () => {
     log.info(`Listening on ${env.BASE_URL} (bound to ${env.HOST}:${env.PORT})`);
+  });
+  internal?.listen(env.METRICS_PORT, env.METRICS_HOST, () => {
+    log.info(`Metrics on http://${env.METRICS_HOST}:${env.METRICS_PORT}/metrics`);
   });
 }
 

@@ -17,6 +17,7 @@ import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
+import { startMetrics } from "~/server/metrics.server";
 import { cachedPage, keepPage } from "~/server/page-cache.server";
 import { routeInstrumentations, startTracing } from "~/server/tracing.server";
 
@@ -26,6 +27,7 @@ export { formatProblems, loadEnv, parseEnv } from "~/server/env.server";
 export { flushErrorReports, reportError } from "~/server/error-report.server";
 export { logAccess, logger, noteRequest, requestIdFor, runInRequest } from "~/server/log.server";
 export { stopTracing, traceRequest } from "~/server/tracing.server";
+export { bearerMatches, metricsText, observeRequest } from "~/server/metrics.server";
 
 // import.meta.env.MODE is "production" in a built bundle, so error details are never sent to
 // browsers, whatever NODE_ENV the process runs with.
@@ -65,6 +67,7 @@ export async function startup(): Promise<void> {
 
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length > 0) logger().info(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
+  startMetrics();
   startRevocationListener();
   // Organization events reach webhooks through the queue, whose workers run in every instance.
   startWebhooks();

@@ -20,7 +20,7 @@ const CONNECTIONS = 32;
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = 3;
 export const OBSERVABILITY_BUDGET = 0.05;
-const METRICS_TOKEN = "bench-token";
+const METRICS_TOKEN = "bench-metrics-token-0123456789";
 
 async function start(dir, on, { env: startEnv, args }) {
   const name = on ? "on" : "off";

@@ -7,6 +7,7 @@
  */
 import { Prisma, prisma } from "~/server/db.server";
 import { logger } from "~/server/log.server";
+import { outcomeOf, signIns, signUps } from "~/server/metrics.server";
 
 export type AuditCategory =
   "auth" | "email" | "organization" | "payment" | "admin" | "security" | "sso" | "scim" | "api-key" | "webhook";
@@ -61,6 +62,17 @@ export function onOrganizationEvent(listener: OrganizationEventListener): void {
   if (!listeners.includes(listener)) listeners.push(listener);
 }
 
+/**
+ * Sign-ins and sign-ups by outcome, counted here because every one of them, succeeded or
+ * failed, is audited. A single sign-on's own success row is followed by the session's
+ * (signInSession), which is the one counted.
+ */
+function count(event: AuditEvent): void {
+  const counter = event.action === "sign-in" ? signIns : event.action === "sign-up" ? signUps : null;
+  if (!counter || (event.category === "sso" && event.status === "success")) return;
+  counter.inc({ outcome: event.status === "success" ? "success" : outcomeOf(event.details?.reason) });
+}
+
 async function publish(event: AuditEvent) {
   const { organizationId } = event;
   if (!organizationId || event.status !== "success") return;
@@ -80,6 +92,7 @@ async function publish(event: AuditEvent) {
  * sign-in into an error page.
  */
 export async function audit(event: AuditEvent): Promise<void> {
+  count(event);
   try {
     await write(event);
   } catch (error) {

@@ -11,6 +11,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresClient } from "../../generated/prisma/postgres/client";
 import { Prisma, PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
 import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath, type Provider } from "./db/url.server";
+import { metricsEnabled, observeQuery } from "./metrics.server";
 
 /**
  * The client type every caller types against. A generated client is bound to one provider,
@@ -92,10 +93,33 @@ export function createDatabase(databaseUrl: string): Database {
 // Read process.env directly: env.server.ts validates the same variable with the same default.
 const databaseUrl = () => process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
 
+/**
+ * `client` timing each query for the metrics (app_db_query_duration_seconds), by model and
+ * operation. Only when metrics are served: the extension wraps every call, and a client
+ * without it pays nothing.
+ */
+function timed(client: Database): Database {
+  if (!metricsEnabled()) return client;
+  const extended = client.$extends({
+    query: {
+      async $allOperations({ model, operation, args, query }) {
+        const started = performance.now();
+        try {
+          return await query(args);
+        } finally {
+          observeQuery(model, operation, (performance.now() - started) / 1000);
+        }
+      },
+    },
+  });
+  // The same client API: the extension only adds a step around each call.
+  return extended as unknown as Database;
+}
+
 // Kept on globalThis so the dev server's module reloads reuse the client instead of opening
 // one more connection (pool) per edit.
 const globalForPrisma = globalThis as typeof globalThis & { __prisma?: Database };
-export const prisma: Database = (globalForPrisma.__prisma ??= createDatabase(databaseUrl()));
+export const prisma: Database = (globalForPrisma.__prisma ??= timed(createDatabase(databaseUrl())));
 
 /** Which database `prisma` talks to, for the few statements written for each. */
 export const databaseProvider = (): Provider => providerOf(databaseUrl());

@@ -285,6 +285,31 @@ describe("parseEnv problems", () => {
     ]);
   });
 
+  it("reads the metrics settings: off by default, a token of some length, a port of its own", () => {
+    const off = ok({});
+    expect(off.METRICS_TOKEN).toBeUndefined();
+    expect(off.METRICS_PORT).toBeUndefined();
+    expect(off.METRICS_HOST).toBe("127.0.0.1");
+    expect(ok({ METRICS_TOKEN: "t".repeat(16), METRICS_PORT: "9464", METRICS_HOST: "0.0.0.0" })).toMatchObject({
+      METRICS_TOKEN: "t".repeat(16),
+      METRICS_PORT: 9464,
+      METRICS_HOST: "0.0.0.0",
+    });
+    expect(problems({ METRICS_TOKEN: "short" })).toEqual([
+      "METRICS_TOKEN: must be at least 16 characters long (e.g. from `openssl rand -base64 32`)",
+    ]);
+    expect(problems({ METRICS_TOKEN: "a token with spaces" })).toEqual([
+      "METRICS_TOKEN: may only hold letters, digits and - . _ ~ + / =",
+    ]);
+    expect(problems({ METRICS_PORT: "metrics" })).toEqual([
+      'METRICS_PORT: must be a port number between 1 and 65535, got "metrics"',
+    ]);
+    expect(problems({ METRICS_PORT: "3000" })).toEqual([
+      "METRICS_PORT: must differ from PORT (the metrics listener is a second one)",
+    ]);
+    expect(problems({ PORT: "8080", METRICS_PORT: "8080" })).toHaveLength(1);
+  });
+
   it("formats problems as a list", () => {
     expect(formatProblems(["PORT: bad", "HOST: bad"])).toBe(
       "Invalid environment configuration:\n- PORT: bad\n- HOST: bad",

@@ -40,6 +40,7 @@ export const DEMO_ADMIN = { email: "admin@example.com", password: "demo-admin-12
 const DEV_SECRET_FILE = "data/auth-secret";
 
 const MIN_SECRET_LENGTH = 32;
+const MIN_METRICS_TOKEN_LENGTH = 16;
 const SMTP_EXAMPLE = "smtp://user:pass@mail.example.com:587";
 
 // ---- small field builders: every env value arrives as a string ----
@@ -251,6 +252,20 @@ function schemaFor(isProduction: boolean) {
     LOG_LEVEL: z
       .enum(LOG_LEVELS, { error: (issue) => `must be one of ${LOG_LEVELS.join(", ")}, got "${String(issue.input)}"` })
       .default("info"),
+    // Prometheus metrics at /metrics (docs/decisions/0033-metrics.md), never public by default:
+    // with METRICS_TOKEN, on the public port for a caller sending it as a bearer token; with
+    // METRICS_PORT, on a listener of their own at METRICS_HOST (and with the token too, when
+    // both are set) and no longer on the public port. Neither: /metrics is an unknown page.
+    METRICS_TOKEN: z
+      .string()
+      .min(MIN_METRICS_TOKEN_LENGTH, {
+        message: `must be at least ${MIN_METRICS_TOKEN_LENGTH} characters long (e.g. from \`openssl rand -base64 32\`)`,
+      })
+      // What a bearer token may hold (RFC 6750's b64token).
+      .regex(/^[\w.~+/=-]+$/, { message: "may only hold letters, digits and - . _ ~ + / =" })
+      .optional(),
+    METRICS_PORT: integer(1, 65535, "a port number between 1 and 65535").optional(),
+    METRICS_HOST: text().default("127.0.0.1"),
     // Unset: unexpected errors are only logged; set: also sent to Sentry (app/server/error-report.server.ts).
     SENTRY_DSN: urlWith(["http:", "https:"], "https://publickey@o0.ingest.sentry.io/0").optional(),
     // Unset: no traces, and no OpenTelemetry module loaded. Set: traces go there over OTLP/HTTP
@@ -357,6 +372,9 @@ export function parseEnv(source: Record<string, string | undefined>, options: Pa
       ? ["ADMIN_PASSWORD", "ADMIN_EMAIL"]
       : ["ADMIN_EMAIL", "ADMIN_PASSWORD"];
     problems.push(`${missing}: is required when ${present} is set`);
+  }
+  if (input.METRICS_PORT && Number(input.METRICS_PORT) === Number(input.PORT ?? 3000)) {
+    problems.push("METRICS_PORT: must differ from PORT (the metrics listener is a second one)");
   }
   // Production sells through the chosen provider only: its keys and every plan's price must
   // be there; the other provider's variables are ignored. "none" sells nothing and needs none.

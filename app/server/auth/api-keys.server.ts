@@ -18,6 +18,7 @@ import { z } from "zod";
 import { audit } from "~/server/audit.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { AppError, fail } from "~/server/errors.server";
+import { rateLimitRefusals } from "~/server/metrics.server";
 import {
   authUserSelect,
   getSession,
@@ -336,6 +337,8 @@ async function countRequest(row: Row, now: Date): Promise<void> {
   });
   if (counted.count > 0) return;
   const current = await prisma.apiKey.findUnique({ where: { id: row.id }, select: { windowStart: true } });
+  // Refused by the key's own limit, beside the rate limiter's rules (rate-limit.server.ts).
+  rateLimitRefusals.inc({ rule: "api-key" });
   const tryAgainIn = current?.windowStart ? Math.max(0, current.windowStart.getTime() + window - now.getTime()) : 0;
   throw new AppError("RATE_LIMITED", undefined, undefined, { "X-Retry-After": String(Math.ceil(tryAgainIn / 1000)) });
 }

@@ -13,8 +13,11 @@ import { Prisma, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError } from "~/server/errors.server";
 import { logger } from "~/server/log.server";
+import { rateLimitRefusals } from "~/server/metrics.server";
 
 export interface RateLimitRule {
+  /** The rule's name in the metrics (app_rate_limit_refusals_total). */
+  name: string;
   /** Window length in seconds. */
   window: number;
   /** Requests allowed per window. */
@@ -23,32 +26,37 @@ export interface RateLimitRule {
   bucket?: string;
 }
 
-export const DEFAULT_RULE: RateLimitRule = { window: 10, max: 100 };
+export const DEFAULT_RULE: RateLimitRule = { name: "default", window: 10, max: 100 };
 
 /**
  * /request-password-reset and /forget-password (better-auth's old name for it) are two doors
  * to the same email, and the forgot-password page counts as the first: one bucket, or a
  * client would get 3 requests per door.
  */
-const PASSWORD_RESET_REQUEST: RateLimitRule = { window: 60, max: 3, bucket: "password-reset-request" };
+const PASSWORD_RESET_REQUEST: RateLimitRule = {
+  name: "password-reset-request",
+  window: 60,
+  max: 3,
+  bucket: "password-reset-request",
+};
 
 /** Special rules by path prefix (paths relative to /api/auth; pages use the same names). */
 const RULES: [prefix: string, rule: RateLimitRule][] = [
-  ["/sign-in", { window: 10, max: 3 }],
-  ["/sign-up", { window: 10, max: 3 }],
-  ["/change-password", { window: 10, max: 3 }],
-  ["/change-email", { window: 10, max: 3 }],
+  ["/sign-in", { name: "sign-in", window: 10, max: 3 }],
+  ["/sign-up", { name: "sign-up", window: 10, max: 3 }],
+  ["/change-password", { name: "change-password", window: 10, max: 3 }],
+  ["/change-email", { name: "change-email", window: 10, max: 3 }],
   // Not among better-auth's special rules, but each takes a credential (a reset token, the
   // password) that must not be guessed at 100 tries per 10 s.
-  ["/reset-password", { window: 10, max: 3 }],
-  ["/delete-user", { window: 10, max: 3 }],
+  ["/reset-password", { name: "reset-password", window: 10, max: 3 }],
+  ["/delete-user", { name: "delete-user", window: 10, max: 3 }],
   ["/request-password-reset", PASSWORD_RESET_REQUEST],
   ["/forget-password", PASSWORD_RESET_REQUEST],
-  ["/send-verification-email", { window: 60, max: 3 }],
+  ["/send-verification-email", { name: "send-verification-email", window: 60, max: 3 }],
   // Codes are guessable in a way passwords are not: every two-factor call is a credential call.
-  ["/two-factor", { window: 10, max: 3 }],
-  ["/passkey/verify-authentication", { window: 10, max: 3 }],
-  ["/passkey/verify-registration", { window: 10, max: 3 }],
+  ["/two-factor", { name: "two-factor", window: 10, max: 3 }],
+  ["/passkey/verify-authentication", { name: "passkey-verify-authentication", window: 10, max: 3 }],
+  ["/passkey/verify-registration", { name: "passkey-verify-registration", window: 10, max: 3 }],
 ];
 
 export function ruleFor(path: string): RateLimitRule {
@@ -82,6 +90,7 @@ export async function checkRateLimit(key: string, rule: RateLimitRule): Promise<
     if (Math.random() < 0.01) void sweep();
     return { allowed: true };
   }
+  rateLimitRefusals.inc({ rule: rule.name });
   const windowEnd = new Date(row.windowStart).getTime() + rule.window * 1000;
   return { allowed: false, retryAfter: Math.max(1, Math.ceil((windowEnd - now.getTime()) / 1000)) };
 }

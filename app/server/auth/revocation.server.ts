@@ -18,6 +18,7 @@ import pg from "pg";
 import { providerOf } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
+import { sessionRevocations } from "~/server/metrics.server";
 
 /** How long (seconds) a cookie-cached session is trusted without reading the database. */
 export const COOKIE_CACHE_MAX_AGE = 60;
@@ -66,6 +67,7 @@ type Notifier = { $executeRaw(query: TemplateStringsArray, ...values: unknown[])
  */
 export async function announceRevocation(db: Notifier, userId: string): Promise<void> {
   mark(userId);
+  sessionRevocations.inc();
   if (providerOf(loadEnv().DATABASE_URL) === "postgresql")
     await db.$executeRaw`SELECT pg_notify(${CHANNEL}, ${userId})`;
 }

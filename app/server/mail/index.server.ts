@@ -15,6 +15,7 @@ import { i18nFor } from "~/server/i18n.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 import { logger } from "~/server/log.server";
 import { traced } from "~/server/tracing.server";
+import { mailFailed, mailSent } from "~/server/metrics.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
 
@@ -82,7 +83,9 @@ export async function sendMail({ to, template, locale, data }: MailInput): Promi
   const { subject, text, html } = renderEmail(template, locale, data);
   try {
     await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html });
+    mailSent.inc({ template });
   } catch (error) {
+    mailFailed.inc({ template });
     const reason = error instanceof Error ? error.message : String(error);
     logger().error(`Sending the ${template} email failed: ${reason}`);
     throw new AppError("EMAIL_SEND_FAILED");

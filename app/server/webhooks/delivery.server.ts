@@ -21,6 +21,7 @@ import { decryptSecret } from "~/server/crypto.server";
 import { newId, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
+import { webhookDeliveries } from "~/server/metrics.server";
 import { defineJob, enqueue, retryDelaySeconds, type JobContext, type RetryPolicy } from "~/server/jobs/queue.server";
 import { sendMail } from "~/server/mail/index.server";
 import { roleTableOf } from "~/server/organization/organizations.server";
@@ -171,6 +172,7 @@ defineJob<{ deliveryId: string }>(
     const secret = decryptSecret(loadEnv().AUTH_SECRET, delivery.endpoint.secret);
     const answer = await post(delivery.endpoint.url, secret, delivery.eventId, delivery.payload);
     const succeeded = answer.status !== null && answer.status >= 200 && answer.status < 300;
+    webhookDeliveries.inc({ outcome: succeeded ? "success" : lastAttempt ? "exhausted" : "retry" });
     const now = new Date();
     await prisma.webhookDelivery.update({
       where: { id: deliveryId },

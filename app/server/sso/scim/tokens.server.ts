@@ -24,7 +24,7 @@ const PREFIX = "scim_";
 /** How much of a token the list shows: the prefix and a few random characters. */
 const START_LENGTH = PREFIX.length + 6;
 /** A directory's budget: Okta and Entra ID send bursts, but well under this. */
-export const SCIM_RATE_LIMIT = { window: 60, max: 600 };
+export const SCIM_RATE_LIMIT = { name: "scim", window: 60, max: 600 };
 /** lastUsedAt is written at most this often per token, not on every request. */
 const LAST_USED_GRANULARITY_MS = 60_000;
 
