@@ -84,13 +84,14 @@ function api(path: string, body: object, headers: Record<string, string> = {}) {
 
 describe("access", () => {
   it("is refused without the token, with a wrong one and with the token anywhere but the Authorization header", async () => {
-    for (const headers of [
-      {} as Record<string, string>,
+    const attempts: Record<string, string>[] = [
+      {},
       { authorization: "Bearer wrong-token-0123456789abcdef" },
       { authorization: `Bearer ${TOKEN}x` },
       { authorization: `Basic ${Buffer.from(`metrics:${TOKEN}`).toString("base64")}` },
       { authorization: TOKEN },
-    ]) {
+    ];
+    for (const headers of attempts) {
       const res = await fetch(`${app.base}/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(res.headers.get("www-authenticate")).toMatch(/^Bearer\b/);
