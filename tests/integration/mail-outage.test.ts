@@ -241,3 +241,43 @@ describe("a message every attempt of which fails", () => {
     await eventually(async () => (await queuedMail(db.url)).some((row) => row.failed), 5_000, "the job to be failed");
   });
 });
+
+describe("workers that poll once a minute", () => {
+  let db: TestDatabase;
+  let mailbox: Mailbox;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    mailbox = await startMailbox();
+    server = await startServer({
+      DATABASE_URL: db.url,
+      AUTH_SECRET: SECRET,
+      SMTP_URL: mailbox.url,
+      JOB_POLL_INTERVAL_MS: "60000",
+    });
+  });
+
+  afterAll(async () => {
+    await server?.stop();
+    await mailbox?.close();
+    await db?.drop();
+  });
+
+  it("send a request's email at once: queueing it wakes this instance's idle worker", async () => {
+    // Past the workers' first look at the queue: they are asleep until woken or a minute passes.
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    for (const round of [1, 2]) {
+      const email = uniqueEmail(`prompt-${round}`);
+      const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: server.url },
+        body: JSON.stringify({ email, password: PASSWORD, name: "Prompt" }),
+      });
+      expect(res.status).toBe(200);
+      const answered = Date.now();
+      await mailbox.waitFor(email, undefined, 5_000);
+      expect(Date.now() - answered).toBeLessThan(2_000);
+    }
+  });
+});
