@@ -16,8 +16,8 @@ import { loadEnv, type Env } from "~/server/env.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
 import { reportError } from "~/server/error-report.server";
 import { i18nFor } from "~/server/i18n.server";
-import { defineJob, enqueue, type RetryPolicy } from "~/server/jobs/queue.server";
-import { logger } from "~/server/log.server";
+import { defineJob, enqueue, type JobContext, type RetryPolicy } from "~/server/jobs/queue.server";
+import { currentRequest, logger, runInRequest } from "~/server/log.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
@@ -93,6 +93,8 @@ interface MailJob {
   messageId: string;
   /** When it was asked for: its Date, so that of two codes the newer one sorts last. */
   date: string;
+  /** The request that asked for it: the worker's lines carry its id, as the request's own do. */
+  requestId?: string;
   /** The MailInput, encrypted with encryptSecret. */
   sealed: string;
 }
@@ -113,6 +115,7 @@ export async function sendMail(input: MailInput): Promise<void> {
     template: input.template,
     messageId: `<${randomUUID()}@${new URL(env.BASE_URL).hostname}>`,
     date: new Date().toISOString(),
+    requestId: currentRequest()?.requestId,
     sealed: encryptSecret(env.AUTH_SECRET, JSON.stringify(input)),
   };
   await enqueue(MAIL_JOB, job);
@@ -120,21 +123,25 @@ export async function sendMail(input: MailInput): Promise<void> {
 
 defineJob<MailJob>(
   MAIL_JOB,
-  async ({ template, messageId, date, sealed }, { attempt, lastAttempt }) => {
-    try {
-      const { to, locale, data } = JSON.parse(decryptSecret(loadEnv().AUTH_SECRET, sealed)) as MailInput;
-      const { subject, text, html } = renderEmail(template, locale, data);
-      await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html, messageId, date });
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
-      if (lastAttempt) mailFailed(template, attempt, reason);
-      else logger().warn({ template, attempt }, `Sending the ${template} email failed, trying again later: ${reason}`);
-      throw error;
-    }
-    mailSent(template, attempt);
-  },
+  ({ requestId, ...job }, context) =>
+    requestId ? runInRequest({ requestId }, () => send(job, context)) : send(job, context),
   { retry: retryPolicy, concurrency: 2 },
 );
+
+/** One attempt at sending a queued email; throws (to be retried) when the mail server did not take it. */
+async function send({ template, messageId, date, sealed }: MailJob, { attempt, lastAttempt }: JobContext) {
+  try {
+    const { to, locale, data } = JSON.parse(decryptSecret(loadEnv().AUTH_SECRET, sealed)) as MailInput;
+    const { subject, text, html } = renderEmail(template, locale, data);
+    await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html, messageId, date });
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    if (lastAttempt) mailFailed(template, attempt, reason);
+    else logger().warn({ template, attempt }, `Sending the ${template} email failed, trying again later: ${reason}`);
+    throw error;
+  }
+  mailSent(template, attempt);
+}
 
 /** One email handed to the mail server (or the outbox): where a count of sent mail belongs. */
 function mailSent(template: TemplateName, attempt: number): void {
