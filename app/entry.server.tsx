@@ -19,10 +19,18 @@ import { loadEnv } from "~/server/env.server";
 import { reportError } from "~/server/error-report.server";
 import { logger } from "~/server/log.server";
 import { i18nFor } from "~/server/i18n.server";
+import { startQueue } from "~/server/jobs/queue.server";
 import { noteOutage, RETRY_AFTER_SECONDS } from "~/server/outage.server";
 import { mayKeep, newNonce, offerPage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
+
+// In production server.ts starts the job queue's workers (app.server.ts's startup()). The
+// development server has no such start: its first request loads this module, which starts
+// them here, or no email would ever leave. A reload finds them running and leaves them be.
+if (import.meta.env.DEV) {
+  startQueue().catch((error: unknown) => reportError(error, "Starting the job queue failed"));
+}
 
 /**
  * Forms post to us, and social sign-in buttons and checkout forms are followed by a redirect

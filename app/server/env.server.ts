@@ -238,6 +238,12 @@ function schemaFor(isProduction: boolean) {
       : urlWith(["smtp:", "smtps:"], SMTP_EXAMPLE).optional(), // unset: the development outbox
     // Unset: the product's name at no-reply@ the public host (app/server/mail/index.server.ts).
     MAIL_FROM: text().optional(),
+    // A message the mail server did not take is tried again this many times, the first after
+    // MAIL_RETRY_DELAY_SECONDS, each next one about twice as late (with MAIL_RETRY_BACKOFF on):
+    // 10 from 10 s spread over about four hours, longer than a reset link lives. Tests shorten it.
+    MAIL_RETRY_LIMIT: integer(0, 100, "a number of retries such as 10").default(10),
+    MAIL_RETRY_DELAY_SECONDS: integer(1, 86_400, "a number of seconds such as 10").default(10),
+    MAIL_RETRY_BACKOFF: onOff().default(true),
     ADMIN_EMAIL: z.email({ message: "must be an email address" }).optional(),
     ADMIN_PASSWORD: z
       .string()

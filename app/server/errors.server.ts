@@ -448,10 +448,6 @@ const entries = {
     status: 503,
     message: "The service is temporarily unavailable. Please try again in a moment.",
   },
-  EMAIL_SEND_FAILED: {
-    status: 503,
-    message: "The email could not be sent. Nothing was changed; please try again in a moment.",
-  },
 } as const satisfies Record<string, { status: number; message: string }>;
 
 export type ErrorCode = keyof typeof entries;

@@ -177,8 +177,7 @@ describe("the ban rule at session creation", () => {
       status: 403,
       code: "BANNED_USER",
     });
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(app.mailbox.to(email)).toHaveLength(sent);
+    expect(await app.mailbox.settled(email)).toHaveLength(sent);
 
     // The link from before the ban verifies the address but signs no one in.
     const landing = await follow(linkOf(mail), who);

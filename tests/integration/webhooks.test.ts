@@ -256,7 +256,8 @@ describe("retries", () => {
     // The answer is kept truncated to 2 KB.
     expect(row!.lastResponseBody).toHaveLength(2048);
     // A plain member manages no webhooks and is not told.
-    expect(app.mailbox.to(org.member.email).filter((mail) => mail.subject.includes("webhook"))).toEqual([]);
+    const memberMail = await app.mailbox.settled(org.member.email);
+    expect(memberMail.filter((mail) => mail.subject.includes("webhook"))).toEqual([]);
     const audited = await app.prisma.auditLog.findFirst({
       where: { organizationId: org.id, action: "webhook-disabled" },
     });

@@ -101,14 +101,9 @@ export interface SmtpCapture {
   close(): Promise<void>;
 }
 
-/**
- * Listens on `port` (0: any free one) and hands every message to `onMail`. `delayMs` holds
- * each message that long before accepting it, as a real mail server on a network does, so
- * that tests can see who waits for mail.
- */
+/** Listens on `port` (0: any free one) and hands every message to `onMail`. */
 export async function startSmtpCapture(options: {
   port?: number;
-  delayMs?: number;
   onMail(mail: ParsedMail, raw: Buffer): void;
 }): Promise<SmtpCapture> {
   const server = new SMTPServer({
@@ -125,7 +120,7 @@ export async function startSmtpCapture(options: {
           to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
         };
         options.onMail(parseMail(raw, envelope), raw);
-        setTimeout(callback, options.delayMs ?? 0);
+        callback();
       });
     },
   });

@@ -33,7 +33,7 @@ import { prepareDeletion } from "~/server/deletion.server";
 import { prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
-import { sendMail, sendMailOrUndo } from "~/server/mail/index.server";
+import { sendMail } from "~/server/mail/index.server";
 import {
   credentialAccount,
   moveToUnverifiedEmail,
@@ -208,10 +208,7 @@ export async function requestPasswordReset(input: RequestPasswordResetInput, met
     }
     await storeToken(RESET_PASSWORD_PREFIX, token, user.id, RESET_PASSWORD_EXPIRES_IN);
     const url = resetPasswordLink(token, redirectTo || localizePath("/reset-password", meta.locale));
-    await sendMailOrUndo(
-      { to: user.email, template: "reset-password", locale: meta.locale, data: { url, name: user.name } },
-      () => consumeToken(RESET_PASSWORD_PREFIX, token), // a link nobody received must not stay valid
-    );
+    await sendMail({ to: user.email, template: "reset-password", locale: meta.locale, data: { url, name: user.name } });
     await audit({ userId: user.id, category: "auth", action: "request-password-reset", status: "success", meta });
   });
 }
@@ -368,9 +365,6 @@ export async function changeEmail(
     }
 
     if (!user.emailVerified) {
-      // The verification first: if it cannot be sent, the address stays as it was. (Should the
-      // move then fail, the link sent names an address this user does not have: it is dead.)
-      await sendVerificationMail({ id: user.id, email: newEmail, name: user.name }, meta, callbackURL);
       let updated: AuthUser;
       try {
         updated = await moveToUnverifiedEmail(user.id, newEmail);
@@ -380,6 +374,7 @@ export async function changeEmail(
         await record("failure", { reason: "USER_ALREADY_EXISTS", from: user.email, to: newEmail });
         return unchanged;
       }
+      await sendVerificationMail({ id: user.id, email: newEmail, name: user.name }, meta, callbackURL);
       await record("success", { from: user.email, to: newEmail, step: "updated" });
       return { wasVerified: false, user: updated, setCookies: [cookieCacheCookie({ session, user: updated })] };
     }
@@ -593,10 +588,7 @@ export async function deleteUser(
   const confirmation = newDeleteAccountToken();
   await storeToken(DELETE_ACCOUNT_PREFIX, confirmation, user.id, DELETE_ACCOUNT_EXPIRES_IN);
   const url = deleteAccountLink(confirmation, callbackURL || localizePath("/", meta.locale));
-  await sendMailOrUndo(
-    { to: user.email, template: "delete-account", locale: meta.locale, data: { url, name: user.name } },
-    () => consumeToken(DELETE_ACCOUNT_PREFIX, confirmation),
-  );
+  await sendMail({ to: user.email, template: "delete-account", locale: meta.locale, data: { url, name: user.name } });
   await audit({
     userId: user.id,
     category: "auth",

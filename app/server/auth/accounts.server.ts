@@ -30,7 +30,6 @@ import {
   verifyEmailVerificationToken,
   type EmailVerificationPayload,
 } from "./tokens.server";
-import { logger } from "~/server/log.server";
 
 // ---- inputs ----
 
@@ -153,9 +152,7 @@ function syntheticUser(input: SignUpEmailInput, email: string): AuthUser {
  *   cannot outlive the owner's own sign-up (and `verifyEmail` drops one that changed since).
  * - verified account: nothing changes; a notice says someone tried to sign up with it.
  *
- * When the email cannot be sent (EMAIL_SEND_FAILED), nothing of the sign-up remains: a new
- * user is removed again, and an existing account's password is only replaced once its
- * verification email is out. Signing up again later simply works.
+ * The email is queued (sendMail): a mail server that is down delays it and fails nothing.
  */
 export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): Promise<{ user: AuthUser }> {
   const email = normalizeEmail(input.email);
@@ -175,12 +172,7 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
         });
         return created;
       });
-      try {
-        await sendVerificationMail(user, meta, input.callbackURL, passwordHash);
-      } catch (error) {
-        await undoSignUp(user.id, passwordHash, email, meta);
-        throw error;
-      }
+      await sendVerificationMail(user, meta, input.callbackURL, passwordHash);
       await audit({
         userId: user.id,
         category: "auth",
@@ -200,19 +192,14 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
 
   const replaced = !owner.emailVerified;
   if (replaced) {
-    // The email first, vouching for the password about to be written: if it cannot be sent,
-    // the account is left exactly as it was.
-    await sendVerificationMail(owner, meta, input.callbackURL, passwordHash);
     const userId = owner.id;
     await prisma.$transaction(async (tx) => {
-      // Gone meanwhile: a concurrent first sign-up whose own email failed took it back
-      // (undoSignUp). The address is free again; this try is the one to repeat.
-      if (!(await tx.user.findUnique({ where: { id: userId }, select: { id: true } }))) fail("EMAIL_SEND_FAILED");
       await writePassword(tx, userId, passwordHash);
       // A social account whose provider never vouched for the address goes too.
       await tx.account.deleteMany({ where: { userId, providerId: { not: "credential" } } });
       await deleteSessions(userId, {}, tx);
     });
+    await sendVerificationMail(owner, meta, input.callbackURL, passwordHash);
   }
   await audit({
     userId: owner.id,
@@ -232,34 +219,6 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
     });
   }
   return { user: syntheticUser(input, email) };
-}
-
-/**
- * Takes back a new user whose verification email could not be sent, so that the address is
- * free for the next try. Only while the account is exactly as this sign-up made it: should a
- * concurrent sign-up of the same address have replaced its password meanwhile (and sent its
- * own email), the account is theirs now and stays.
- */
-async function undoSignUp(userId: string, passwordHash: string, email: string, meta: RequestMeta): Promise<void> {
-  try {
-    await prisma.user.deleteMany({
-      where: {
-        id: userId,
-        emailVerified: false,
-        accounts: { some: { providerId: "credential", password: passwordHash } },
-      },
-    });
-    await audit({
-      userId: null,
-      category: "auth",
-      action: "sign-up",
-      status: "failure",
-      details: { reason: "EMAIL_SEND_FAILED", email },
-      meta,
-    });
-  } catch (error) {
-    logger().error({ err: error }, "Removing a sign-up whose verification email failed did not work");
-  }
 }
 
 // ---- sign-in ----

@@ -11,12 +11,14 @@
  * - `startQueue()` / `stopQueue()` with the server, `queueDepth()` for metrics.
  *
  * plainjob has no retries: a failed attempt is enqueued again through plainjob, with the delay
- * pg-boss's backoff formula would give, so both databases retry on the same schedule.
+ * pg-boss's backoff formula would give, so both databases retry on the same schedule. A job
+ * enqueued without delay wakes this instance's idle workers at once on both (pg-boss's
+ * notifyWorker, plainWorker's wake): a request's email does not wait for the next poll.
  */
 import Database from "better-sqlite3";
 // The two libraries load with the backend that uses them: a server holds one of them only.
 import type PgBoss from "pg-boss";
-import type { Queue, Worker } from "plainjob";
+import type { Queue } from "plainjob";
 import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath } from "~/server/db/url.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
@@ -68,14 +70,17 @@ export function defineJob<T>(
   options: { retry?: () => RetryPolicy; concurrency?: number } = {},
 ): void {
   if (!/^[a-z0-9-]+$/.test(name)) throw new Error(`Job names are lower-case letters, digits and hyphens: ${name}`);
-  const job: JobDefinition = {
-    name,
+  const fields = {
     // With traces on, each run is a trace: the job's queries and calls under one span.
-    handler: (payload, context) =>
-      traced(`job ${name}`, { "app.job.attempt": context.attempt }, () => handler(payload as T, context), "job"),
+    handler: ((payload, context) =>
+      traced(`job ${name}`, { "app.job.attempt": context.attempt }, () => handler(payload as T, context), "job")) as Handler,
     retry: options.retry ?? (() => NO_RETRY),
-    concurrency: options.concurrency ?? 1,
   };
+  const defined = definitions.get(name);
+  // The module evaluated again (the development server's reload): the running workers take
+  // the new handler, rather than more workers starting beside them.
+  if (defined) return void Object.assign(defined, fields);
+  const job: JobDefinition = { name, ...fields, concurrency: options.concurrency ?? 1 };
   definitions.set(name, job);
   // A module loaded after start (the development server loads routes lazily) still gets workers.
   if (state?.working) void state.backend.then((backend) => backend.work(job));
@@ -197,8 +202,54 @@ const quiet = {
   debug: () => undefined,
 };
 
+/**
+ * One worker of a plainjob queue: claims the next due job of its name (plainjob's claim is an
+ * immediate transaction, so one worker of one process gets it), runs it, and when none is due
+ * sleeps for the polling interval, unless `wake()` ends the sleep first. plainjob's own worker
+ * loop cannot be woken (only stopped), so jobs enqueued here would wait out a poll.
+ */
+function plainWorker(queue: Queue, name: string, run: (data: string) => Promise<void>, pollMs: number) {
+  let stopped = false;
+  let wake = () => {};
+  const loop = (async () => {
+    while (!stopped) {
+      try {
+        const claimed = queue.getAndMarkJobAsProcessing(name);
+        const item = claimed && queue.getJobById(claimed.id);
+        if (item) {
+          await run(item.data).then(
+            () => queue.markJobAsDone(item.id),
+            (error: Error) => queue.markJobAsFailed(item.id, error.message),
+          );
+          continue;
+        }
+      } catch (error) {
+        // The database file busy beyond its timeout: try again after the pause. (A job whose
+        // end could not be written is handed out again once the queue's timeout has passed.)
+        quiet.error((error as Error).message);
+      }
+      // Set in the same turn as the claim above: a job added in between wakes this very sleep.
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, pollMs);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  })();
+  return {
+    wake: () => wake(),
+    async stop() {
+      stopped = true;
+      wake();
+      await loop;
+    },
+  };
+}
+
 async function plainJob(file: string): Promise<Backend> {
-  const { better, defineQueue, defineWorker, JobStatus } = await import("plainjob");
+  const { better, defineQueue, JobStatus } = await import("plainjob");
   const database = new Database(file, { timeout: 5000 });
   const queue: Queue = defineQueue({
     connection: better(database),
@@ -206,10 +257,12 @@ async function plainJob(file: string): Promise<Backend> {
     // A job claimed by an instance that died is handed out again after this long.
     timeout: 15 * 60_000,
   });
-  const workers: Worker[] = [];
-  const running = new Set<Promise<void>>();
-  const add = (job: JobDefinition, envelope: Envelope, delaySeconds: number) =>
+  const workers = new Map<string, ReturnType<typeof plainWorker>[]>();
+  const add = (job: JobDefinition, envelope: Envelope, delaySeconds: number) => {
     queue.add(job.name, envelope, { delay: Math.round(delaySeconds * 1000) });
+    // Now rather than at the next poll; other processes' workers find it at theirs.
+    if (!delaySeconds) workers.get(job.name)?.forEach((worker) => worker.wake());
+  };
 
   async function attempt(job: JobDefinition, data: string) {
     const { payload, attempt } = JSON.parse(data) as Envelope;
@@ -227,27 +280,18 @@ async function plainJob(file: string): Promise<Backend> {
       add(job, { payload, attempt }, delaySeconds);
     },
     async work(job) {
-      for (let index = 0; index < job.concurrency; index++) {
-        const worker = defineWorker(
-          job.name,
-          (item) => {
-            // Tracked so that closing waits for it before the database goes.
-            const run = attempt(job, item.data).finally(() => running.delete(run));
-            running.add(run);
-            return run;
-          },
-          { queue, logger: quiet, pollIntervall: loadEnv().JOB_POLL_INTERVAL_MS },
-        );
-        workers.push(worker);
-        void worker.start().catch((error: Error) => quiet.error(error.message));
-      }
+      const pollMs = loadEnv().JOB_POLL_INTERVAL_MS;
+      const started = Array.from({ length: job.concurrency }, () =>
+        plainWorker(queue, job.name, (data) => attempt(job, data), pollMs),
+      );
+      workers.set(job.name, [...(workers.get(job.name) ?? []), ...started]);
     },
     async depth() {
       return queue.countJobs({ status: JobStatus.Pending }) + queue.countJobs({ status: JobStatus.Processing });
     },
     async close() {
-      await Promise.all(workers.map((worker) => worker.stop()));
-      await Promise.allSettled([...running]);
+      // Each stop waits for the job its worker is running, before the database goes.
+      await Promise.all([...workers.values()].flat().map((worker) => worker.stop()));
       queue.close();
       database.close();
     },

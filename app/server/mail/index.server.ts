@@ -1,21 +1,26 @@
 /**
- * The one mailer. With SMTP_URL set, messages go out through nodemailer over SMTP; without
- * it (development only: production requires SMTP_URL) they land in a local outbox:
- * data/outbox/<time>-<template>.eml plus a log line with the recipient, subject and file, so
- * flows can be followed without a mail server. The log line never carries the link: links
- * hold live tokens, and logs are copied to places a token must not reach.
+ * The one mailer. A request queues its email (`sendMail`); a worker of the job queue, in any
+ * instance, renders and sends it, retrying with backoff while the mail server is away
+ * (docs/decisions/0032-mail-through-the-queue.md). With SMTP_URL set, messages go out through
+ * nodemailer over SMTP; without it (development only: production requires SMTP_URL) they land
+ * in a local outbox: data/outbox/<time>-<template>.eml plus a log line with the recipient,
+ * subject and file, so flows can be followed without a mail server. No log line carries the
+ * link: links hold live tokens, and logs are copied to places a token must not reach.
  */
+import { randomUUID } from "node:crypto";
 import { mkdir, writeFile } from "node:fs/promises";
 import { join, resolve } from "node:path";
 import nodemailer, { type Transporter } from "nodemailer";
 import { defaultLocale } from "~/i18n/config";
 import { loadEnv, type Env } from "~/server/env.server";
-import { AppError } from "~/server/errors.server";
+import { decryptSecret, encryptSecret } from "~/server/crypto.server";
+import { reportError } from "~/server/error-report.server";
 import { i18nFor } from "~/server/i18n.server";
+import { defineJob, enqueue, type JobContext, type RetryPolicy } from "~/server/jobs/queue.server";
+import { currentRequest, logger, runInRequest } from "~/server/log.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
-import { logger } from "~/server/log.server";
-import { traced } from "~/server/tracing.server";
 import { mailFailed, mailSent } from "~/server/metrics.server";
+import { traced } from "~/server/tracing.server";
 
 export type { TemplateData, TemplateName } from "./templates.server";
 
@@ -34,9 +39,9 @@ let outbox: Transporter | undefined;
 
 /**
  * Nodemailer waits up to two minutes for a connection and half a minute for the greeting by
- * default: far longer than a person waits for a page. A mail server that does not answer
- * within these makes the request fail (EMAIL_SEND_FAILED) instead; SMTP_URL's own query
- * parameters (e.g. `?connectionTimeout=30000`) still win.
+ * default. A mail server that does not answer within these shorter limits fails the attempt,
+ * which is tried again later, instead of holding a worker; SMTP_URL's own query parameters
+ * (e.g. `?connectionTimeout=30000`) still win.
  */
 const SMTP_TIMEOUTS = { connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 30_000 };
 
@@ -72,47 +77,89 @@ export function mailSender(env: Pick<Env, "MAIL_FROM" | "BASE_URL">): string {
   return `"${brand}" <no-reply@${domain}>`;
 }
 
+const MAIL_JOB = "mail";
+
 /**
- * Renders and sends one email. When it cannot be handed over (the mail server is down,
- * refuses it or does not answer in time) this throws the catalogue's EMAIL_SEND_FAILED (503),
- * which the API and the pages show like any other error, in the user's language; callers
- * undo whatever they did for this email, so that trying again later works. The mail server's
- * own error goes to the log only.
+ * What the queue holds for one email. Its links and codes are live (a reset link is a
+ * password), and the queue's tables are plain rows any database reader or backup sees: so the
+ * message itself (recipient, data) is sealed with the key that protects stored secrets, and
+ * only what says nothing is in clear (docs/decisions/0032-mail-through-the-queue.md).
  */
-export async function sendMail({ to, template, locale, data }: MailInput): Promise<void> {
-  const { subject, text, html } = renderEmail(template, locale, data);
+interface MailJob {
+  /** For log lines: the kind of email, never whom it is for or what it carries. */
+  template: TemplateName;
+  /**
+   * The same on every attempt, so that a message the mail server took although this instance
+   * did not hear its answer (a retry then sends it again) is one message to whoever dedupes.
+   */
+  messageId: string;
+  /** When it was asked for: its Date, so that of two codes the newer one sorts last. */
+  date: string;
+  /** The request that asked for it: the worker's lines carry its id, as the request's own do. */
+  requestId?: string;
+  /** The MailInput, encrypted with encryptSecret. */
+  sealed: string;
+}
+
+const retryPolicy = (): RetryPolicy => {
+  const env = loadEnv();
+  return { limit: env.MAIL_RETRY_LIMIT, delaySeconds: env.MAIL_RETRY_DELAY_SECONDS, backoff: env.MAIL_RETRY_BACKOFF };
+};
+
+/**
+ * Puts one email in the job queue; a worker of any instance sends it, retrying while the mail
+ * server is down or refuses it (MAIL_RETRY_*). So a request never waits for, or fails with,
+ * the mail server: this only fails when the database does, like the request's own writes.
+ */
+export async function sendMail(input: MailInput): Promise<void> {
+  const env = loadEnv();
+  const job: MailJob = {
+    template: input.template,
+    messageId: `<${randomUUID()}@${new URL(env.BASE_URL).hostname}>`,
+    date: new Date().toISOString(),
+    requestId: currentRequest()?.requestId,
+    sealed: encryptSecret(env.AUTH_SECRET, JSON.stringify(input)),
+  };
+  await enqueue(MAIL_JOB, job);
+}
+
+defineJob<MailJob>(
+  MAIL_JOB,
+  ({ requestId, ...job }, context) =>
+    requestId ? runInRequest({ requestId }, () => send(job, context)) : send(job, context),
+  { retry: retryPolicy, concurrency: 2 },
+);
+
+/** One attempt at sending a queued email; throws (to be retried) when the mail server did not take it. */
+async function send({ template, messageId, date, sealed }: MailJob, { attempt, lastAttempt }: JobContext) {
   try {
-    await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html });
-    mailSent.inc({ template });
+    const { to, locale, data } = JSON.parse(decryptSecret(loadEnv().AUTH_SECRET, sealed)) as MailInput;
+    const { subject, text, html } = renderEmail(template, locale, data);
+    await deliver(template, { from: mailSender(loadEnv()), to, subject, text, html, messageId, date });
   } catch (error) {
+    // Every failed attempt counts: an alert sees an outage at its first refusal, not hours later.
     mailFailed.inc({ template });
     const reason = error instanceof Error ? error.message : String(error);
-    logger().error(`Sending the ${template} email failed: ${reason}`);
-    throw new AppError("EMAIL_SEND_FAILED");
+    if (lastAttempt) givenUp(template, attempt, reason);
+    else logger().warn({ template, attempt }, `Sending the ${template} email failed, trying again later: ${reason}`);
+    throw error;
   }
+  mailSent.inc({ template });
   // The template only: the message itself carries links with tokens.
-  logger().info({ template }, "Email sent");
+  logger().info({ template, attempt }, "Email sent");
 }
 
 /**
- * Sends an email whose sending is the point of what was just written (a stored link token, a
- * new invitation): when it cannot be sent, `undo` takes those writes back before the error
- * goes on, so nothing is left half-done and trying again works.
+ * One email given up on after its last attempt. It goes to the error hook (and the log at
+ * level error), without recipient or content.
  */
-export async function sendMailOrUndo(input: MailInput, undo: () => Promise<unknown>): Promise<void> {
-  try {
-    await sendMail(input);
-  } catch (error) {
-    await undo().catch((undoError: unknown) =>
-      logger().error({ err: undoError }, "Undoing after a failed email did not work"),
-    );
-    throw error;
-  }
+function givenUp(template: TemplateName, attempts: number, reason: string): void {
+  reportError(new Error(`The ${template} email was not sent after ${attempts} attempts: ${reason}`), "Email not sent");
 }
 
 async function deliver(
   template: TemplateName,
-  message: { from: string; to: string; subject: string; text: string; html: string },
+  message: { from: string; to: string; subject: string; text: string; html: string; messageId: string; date: string },
 ): Promise<void> {
   const { SMTP_URL } = loadEnv();
   const { to, subject } = message;

@@ -19,7 +19,7 @@ import {
 import { isUniqueViolation, prisma, type Invitation, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
-import { sendMailOrUndo } from "~/server/mail/index.server";
+import { sendMail } from "~/server/mail/index.server";
 import {
   auditOrganization,
   membershipLimit,
@@ -60,27 +60,15 @@ async function invitedTeam(organizationId: string, teamId: string | string[] | u
   return id;
 }
 
-/**
- * The invitation email, in the inviter's language: the link opens the invitation page. When
- * it cannot be sent, `undo` takes the invitation (or its new expiry) back.
- */
-function sendInvitationMail(
-  invitation: Invitation,
-  organizationName: string,
-  auth: AuthSession,
-  meta: RequestMeta,
-  undo: () => Promise<unknown>,
-) {
+/** The invitation email, in the inviter's language: the link opens the invitation page. */
+function sendInvitationMail(invitation: Invitation, organizationName: string, auth: AuthSession, meta: RequestMeta) {
   const url = `${loadEnv().BASE_URL}${localizePath(`/invitations/${invitation.id}`, meta.locale)}`;
-  return sendMailOrUndo(
-    {
-      to: invitation.email,
-      template: "organization-invitation",
-      locale: meta.locale,
-      data: { url, organizationName, inviterName: auth.user.name || auth.user.email, role: invitation.role },
-    },
-    undo,
-  );
+  return sendMail({
+    to: invitation.email,
+    template: "organization-invitation",
+    locale: meta.locale,
+    data: { url, organizationName, inviterName: auth.user.name || auth.user.email, role: invitation.role },
+  });
 }
 
 /**
@@ -126,13 +114,7 @@ export async function inviteMember(auth: AuthSession, input: z.infer<typeof invi
       },
     });
   }
-  // Nothing of an invitation whose email could not be sent remains, so that inviting again
-  // is not refused as "already invited": a new one is removed, a resent one keeps its old expiry.
-  const id = invitation.id;
-  const undo = pending
-    ? () => prisma.invitation.updateMany({ where: { id, status: "pending" }, data: { expiresAt: pending.expiresAt } })
-    : () => prisma.invitation.deleteMany({ where: { id, status: "pending" } });
-  await sendInvitationMail(invitation, organization.name, auth, meta, undo);
+  await sendInvitationMail(invitation, organization.name, auth, meta);
   const action = pending ? "resend-invitation" : "invite-member";
   await auditOrganization(meta, auth.user.id, organizationId, action, "invitation", invitation.id, {
     organizationId,

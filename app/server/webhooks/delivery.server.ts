@@ -238,7 +238,9 @@ async function disableFailing(endpointId: string) {
       template: "webhook-disabled",
       locale,
       data: { name: member.user.name, organizationName: organization.name, endpointUrl: endpoint.url, url: link },
-    }).catch((error: Error) => logger().error(`Webhook-disabled email to a member failed: ${error.message}`));
+    }).catch((error: Error) =>
+      logger().error(`Queueing the webhook-disabled email to a member failed: ${error.message}`),
+    );
   }
 }
 

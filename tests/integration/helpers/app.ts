@@ -21,11 +21,9 @@ export async function startTestApp(options: {
   secret: string;
   /** Extra server environment, e.g. `{ RATE_LIMIT: "on" }`. */
   env?: Record<string, string>;
-  /** How long the mailbox holds each message (see startMailbox). */
-  mailDelayMs?: number;
 }): Promise<TestApp> {
   const db = await createTestDatabase();
-  const mailbox = await startMailbox({ delayMs: options.mailDelayMs });
+  const mailbox = await startMailbox();
   const server = await startServer({
     DATABASE_URL: db.url,
     AUTH_SECRET: options.secret,

@@ -1,7 +1,8 @@
 /**
  * The integration tests' mailbox: the shared SMTP capture (tests/support/smtp-capture.ts)
  * with the messages kept in memory. The app sends through nodemailer to `mailbox.url`
- * (pass it as SMTP_URL).
+ * (pass it as SMTP_URL). A request only queues its email and a worker sends it a moment
+ * later: wait for mail (`waitFor`), and let mail settle before saying none came (`settled`).
  */
 import { startSmtpCapture, type ParsedMail } from "../../support/smtp-capture";
 import { noteMailSecrets } from "./secrets";
@@ -23,16 +24,21 @@ export interface Mailbox {
   waitFor(to: string, predicate?: (mail: CapturedMail) => boolean, timeoutMs?: number): Promise<CapturedMail>;
   /** Messages to `to` received so far. */
   to(to: string): CapturedMail[];
+  /**
+   * Messages to `to` once mail still on its way has had `ms` to arrive: for asserting that
+   * no (further) message came, which reading `to` right after a response cannot show.
+   */
+  settled(to: string, ms?: number): Promise<CapturedMail[]>;
   close(): Promise<void>;
 }
 
-/** `delayMs` holds every message that long before accepting it, like a real mail server. */
-export async function startMailbox({ delayMs = 0 }: { delayMs?: number } = {}): Promise<Mailbox> {
+/** Listens on `port` (0: any free one), e.g. again where a closed mailbox was. */
+export async function startMailbox({ port = 0 }: { port?: number } = {}): Promise<Mailbox> {
   const messages: CapturedMail[] = [];
   const taken = new Set<CapturedMail>();
   const listeners = new Set<() => void>();
   const capture = await startSmtpCapture({
-    delayMs,
+    port,
     onMail(mail, raw) {
       messages.push({ ...mail, raw: raw.toString("utf8") });
       noteMailSecrets(mail.links);
@@ -46,6 +52,10 @@ export async function startMailbox({ delayMs = 0 }: { delayMs?: number } = {}): 
     url: capture.url,
     messages,
     to,
+    async settled(address, ms = 300) {
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      return to(address);
+    },
     waitFor(address, predicate = () => true, timeoutMs = 10_000) {
       const find = () => to(address).find((mail) => !taken.has(mail) && predicate(mail));
       return new Promise((resolve, reject) => {
