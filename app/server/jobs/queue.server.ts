@@ -73,7 +73,12 @@ export function defineJob<T>(
   const fields = {
     // With traces on, each run is a trace: the job's queries and calls under one span.
     handler: ((payload, context) =>
-      traced(`job ${name}`, { "app.job.attempt": context.attempt }, () => handler(payload as T, context), "job")) as Handler,
+      traced(
+        `job ${name}`,
+        { "app.job.attempt": context.attempt, ...queuedBy(payload) },
+        () => handler(payload as T, context),
+        "job",
+      )) as Handler,
     retry: options.retry ?? (() => NO_RETRY),
   };
   const defined = definitions.get(name);
@@ -84,6 +89,15 @@ export function defineJob<T>(
   definitions.set(name, job);
   // A module loaded after start (the development server loads routes lazily) still gets workers.
   if (state?.working) void state.backend.then((backend) => backend.work(job));
+}
+
+/**
+ * The request that queued a job, when its payload names it (`requestId`, as an email's does):
+ * the job's trace carries it, so a request's email is found from the request's id.
+ */
+function queuedBy(payload: unknown): { "app.request_id"?: string } {
+  const requestId = (payload as { requestId?: unknown } | null)?.requestId;
+  return typeof requestId === "string" ? { "app.request_id": requestId } : {};
 }
 
 /** The wait before retry number `retry` (1-based): pg-boss's formula, used for plainjob too. */
