@@ -191,7 +191,9 @@ export async function registrationOptions(
     where: { userId: auth.user.id },
     select: { credentialID: true, transports: true },
   });
-  const options = await (await webauthn()).generateRegistrationOptions({
+  const options = await (
+    await webauthn()
+  ).generateRegistrationOptions({
     rpName,
     rpID,
     // No userID: the library makes a random one, so the authenticator learns nothing of ours.
@@ -231,16 +233,20 @@ export async function verifyRegistration(
   const challenge = await consumeChallenge(request, "registration");
   if (challenge.userId !== auth.user.id) fail("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
   const { rpID, origin } = relyingParty();
-  const info = await (await webauthn()).verifyRegistrationResponse({
-    response: input.response as RegistrationResponseJSON,
-    expectedChallenge: challenge.expectedChallenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    requireUserVerification: false,
-  }).then(
-    (result) => (result.verified ? result.registrationInfo : null),
-    () => null, // the library throws for every malformed or mismatched response
-  );
+  const info = await (
+    await webauthn()
+  )
+    .verifyRegistrationResponse({
+      response: input.response as RegistrationResponseJSON,
+      expectedChallenge: challenge.expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      requireUserVerification: false,
+    })
+    .then(
+      (result) => (result.verified ? result.registrationInfo : null),
+      () => null, // the library throws for every malformed or mismatched response
+    );
   if (!info || info.credential.counter > MAX_COUNTER) fail("FAILED_TO_VERIFY_REGISTRATION");
 
   let passkey: PasskeyRow;
@@ -293,7 +299,9 @@ export async function authenticationOptions(
         select: { credentialID: true, transports: true },
       })
     : [];
-  const options = await (await webauthn()).generateAuthenticationOptions({
+  const options = await (
+    await webauthn()
+  ).generateAuthenticationOptions({
     rpID,
     userVerification: "preferred",
     ...(mine.length && {
@@ -357,19 +365,23 @@ export async function verifyAuthentication(
     signInFailure(reason, passkey.userId, credentialID, meta, "AUTHENTICATION_FAILED", status);
 
   const { rpID, origin } = relyingParty();
-  const result = await (await webauthn()).verifyAuthenticationResponse({
-    response: input.response as AuthenticationResponseJSON,
-    expectedChallenge: challenge.expectedChallenge,
-    expectedOrigin: origin,
-    expectedRPID: rpID,
-    credential: {
-      id: credentialID,
-      publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64")),
-      counter: passkey.counter,
-      transports: transportsOf(passkey.transports),
-    },
-    requireUserVerification: false,
-  }).catch(() => null); // thrown: wrong type, challenge, origin, RP id, UP flag, counter or encoding
+  const result = await (
+    await webauthn()
+  )
+    .verifyAuthenticationResponse({
+      response: input.response as AuthenticationResponseJSON,
+      expectedChallenge: challenge.expectedChallenge,
+      expectedOrigin: origin,
+      expectedRPID: rpID,
+      credential: {
+        id: credentialID,
+        publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64")),
+        counter: passkey.counter,
+        transports: transportsOf(passkey.transports),
+      },
+      requireUserVerification: false,
+    })
+    .catch(() => null); // thrown: wrong type, challenge, origin, RP id, UP flag, counter or encoding
   if (!result || result.authenticationInfo.newCounter > MAX_COUNTER) return refuse("INVALID_RESPONSE", 400);
   if (!result.verified) return refuse("INVALID_SIGNATURE", 401);
 

@@ -158,9 +158,10 @@ let libraries: Promise<Libraries> | undefined;
 
 /** node-saml and its XML parser load with the first SAML operation: most servers never use SAML. */
 function loadLibraries(): Promise<Libraries> {
-  return (libraries ??= Promise.all([import("@node-saml/node-saml"), import("@xmldom/xmldom")]).then(
-    ([saml, xml]) => ({ saml, xml }),
-  ));
+  return (libraries ??= Promise.all([import("@node-saml/node-saml"), import("@xmldom/xmldom")]).then(([saml, xml]) => ({
+    saml,
+    xml,
+  })));
 }
 
 function serviceProvider({ saml }: Libraries, provider: SamlProvider, store: RequestStore): SAML {

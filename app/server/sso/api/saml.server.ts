@@ -17,7 +17,9 @@ export const endpoints = [
     async handler({ query }) {
       const provider = await loadProvider(query.providerId);
       if (provider?.kind !== "saml") fail("NOT_FOUND", "No provider found for the given providerId");
-      return new Response(await spMetadataXml(provider), { headers: { "Content-Type": "application/xml; charset=utf-8" } });
+      return new Response(await spMetadataXml(provider), {
+        headers: { "Content-Type": "application/xml; charset=utf-8" },
+      });
     },
   }),
 ];
