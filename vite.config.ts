@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
-import { createLogger, defineConfig, type Logger, type Plugin, type Rollup } from "vite";
+import { createLogger, defineConfig, type Logger, type Rollup } from "vite";
 
 /** Where a lazily loaded chunk goes: translations under assets/locales/<lng>/, the rest as usual. */
 function localeChunkName(chunk: { facadeModuleId: string | null }): string {
@@ -39,25 +39,6 @@ function quietBuildLogger(): Logger {
   return logger;
 }
 
-/**
- * React Router's package resolves to its development build in every mode (its exports map has
- * no production condition: remix-run/react-router#14102), so browsers were sent its warnings
- * and development checks. The browser build imports its production build instead. Only the
- * browser's: the server's bundle imports React Router from node_modules, as @react-router/node
- * and remix-i18next do, and two copies of it in one process would not share their contexts.
- */
-function reactRouterProductionBuild(): Plugin {
-  const dist = fileURLToPath(new URL("./node_modules/react-router/dist/production/", import.meta.url));
-  const files: Record<string, string> = { "react-router": "index.mjs", "react-router/dom": "dom-export.mjs" };
-  return {
-    name: "react-router-production-build",
-    apply: "build",
-    enforce: "pre",
-    applyToEnvironment: (environment) => environment.name === "client",
-    resolveId: (id) => (files[id] ? dist + files[id] : null),
-  };
-}
-
 export default defineConfig(({ command }) => ({
   customLogger: command === "build" ? quietBuildLogger() : undefined,
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
@@ -73,7 +54,7 @@ export default defineConfig(({ command }) => ({
     // start-up and shutdown hooks server.ts needs, so both share one database client.
     ssr: { build: { rollupOptions: { onwarn, input: "./app/app.server.ts" } } },
   },
-  plugins: process.env.VITEST ? [] : [reactRouterProductionBuild(), tailwindcss(), reactRouter()],
+  plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
   test: {
     include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "tests/support/**/*.test.ts"],
     pool: "forks",
