@@ -6,26 +6,17 @@
 // most the machine's noise (docs/decisions/0034-traces.md). Run `npm run build` first.
 import autocannon from "autocannon";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { createServer as createHttpServer } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { BROWSER, cpuMs, freePort, startCommand, waitFor } from "./bench-support.mjs";
 
 const CONNECTIONS = 32;
 const ROUND_SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
-const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 const baselineAt = process.argv.indexOf("--baseline");
 const baseline = baselineAt > 0 ? resolve(process.argv[baselineAt + 1]) : null;
-
-const freePort = () =>
-  new Promise((done) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => done(port));
-    });
-  });
 
 // The collector: takes every export and answers as a collector does.
 let exported = 0;
@@ -41,17 +32,12 @@ const collectorUrl = `http://127.0.0.1:${collector.address().port}`;
 
 const dir = mkdtempSync(join(tmpdir(), "app-bench-traces-"));
 // As `npm start` runs it: its environment settings and Node flags.
-const startWords = JSON.parse(readFileSync("package.json", "utf8")).scripts.start.split(/\s+/);
-const startEnv = {};
-while (/^[A-Z_]+=/.test(startWords[0])) {
-  const [name, value] = startWords.shift().split("=");
-  startEnv[name] = value;
-}
+const { env: startEnv, args: startArgs } = startCommand();
 
 async function start(name, cwd, env) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const child = spawn(process.execPath, startWords.slice(1), {
+  const child = spawn(process.execPath, startArgs, {
     cwd,
     env: {
       ...process.env,
@@ -73,24 +59,8 @@ async function start(name, cwd, env) {
     },
     stdio: ["ignore", "ignore", "inherit"],
   });
-  for (let i = 0; ; i++) {
-    if (
-      await fetch(`${base}/healthz`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      break;
-    if (i > 240) throw new Error(`the ${name} server did not start`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await waitFor(`${base}/healthz`, `the ${name} server`);
   return { name, base, child };
-}
-
-/** The server's CPU time so far (utime + stime; USER_HZ is 100 on Linux): steadier than throughput on a shared machine. */
-function cpuMs(pid) {
-  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1].split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
 }
 
 const load = (base, duration) =>
