@@ -18,11 +18,14 @@ import { Readable, Transform } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import type { ReadableStream as NodeReadableStream } from "node:stream/web";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 type App = typeof import("./app/app.server");
 type Env = ReturnType<App["loadEnv"]>;
 type RequestFields = Parameters<App["runInRequest"]>[0];
+type RequestHead = Parameters<App["quickAnswer"]>[0];
+type QuickAnswer = NonNullable<Awaited<ReturnType<App["quickAnswer"]>>>;
 
 // build/server.js sits next to build/server/ (SSR bundle) and build/client/ (browser files).
 const buildDir = path.dirname(fileURLToPath(import.meta.url));
@@ -331,6 +334,23 @@ function toHeaders(rawHeaders: string[]): Headers {
   return headers;
 }
 
+/**
+ * A GET request's head for app.quickAnswer, read from node's parsed headers (repeated ones
+ * joined as a fetch Request joins them), without building the Request.
+ */
+function headOf(req: http.IncomingMessage, url: URL): RequestHead {
+  return {
+    method: "GET",
+    url: url.href,
+    headers: {
+      get(name) {
+        const value = req.headers[name.toLowerCase()];
+        return value === undefined ? null : Array.isArray(value) ? value.join(", ") : value;
+      },
+    },
+  };
+}
+
 const TOO_LARGE = Symbol("too large");
 
 /**
@@ -373,19 +393,33 @@ function isClientGone(error: unknown): boolean {
   return code === "ERR_STREAM_PREMATURE_CLOSE" || code === "ECONNRESET" || code === "EPIPE" || code === "ABORT_ERR";
 }
 
-/** Writes a fetch Response to the node response, with security headers and compression. */
-async function send(req: http.IncomingMessage, res: http.ServerResponse, response: Response, env: Env): Promise<void> {
-  const headers = new Headers(response.headers); // a Response's own headers may be immutable
+/**
+ * A response's final headers, as node's raw list: its own, the security headers and the
+ * request id; and how its body is to be compressed. Every response is given them here.
+ */
+function finalHeaders(
+  req: http.IncomingMessage,
+  res: http.ServerResponse,
+  status: number,
+  own: HeadersInit,
+  env: Env,
+): { rawHeaders: string[]; encoding: "br" | "gzip" | null; streamed: boolean } {
+  const headers = new Headers(own); // a Response's own headers may be immutable
   applySecurityHeaders(headers, { hsts: env.secureCookies });
   const request = requestOf.get(res);
   if (request) headers.set("X-Request-Id", request.requestId);
   const streamed = !headers.has("Content-Length");
-  const encoding = chooseCompression(req, response.status, headers);
-
+  const encoding = chooseCompression(req, status, headers);
   // While shutting down, every response closes its connection so the server can drain.
   if (shuttingDown) res.shouldKeepAlive = false;
   const rawHeaders: string[] = [];
   for (const [name, value] of headers) rawHeaders.push(name, value); // Set-Cookie stays one per line
+  return { rawHeaders, encoding, streamed };
+}
+
+/** Writes a fetch Response to the node response, with security headers and compression. */
+async function send(req: http.IncomingMessage, res: http.ServerResponse, response: Response, env: Env): Promise<void> {
+  const { rawHeaders, encoding, streamed } = finalHeaders(req, res, response.status, response.headers, env);
   res.writeHead(response.status, rawHeaders);
 
   if (!response.body || req.method === "HEAD") {
@@ -438,6 +472,29 @@ async function writeBody(body: ReadableStream<Uint8Array>, res: http.ServerRespo
     res.destroy();
     throw error;
   }
+}
+
+const brotli = promisify(zlib.brotliCompress);
+const gzip = promisify(zlib.gzip);
+
+/**
+ * Writes an answer made in front of the router (app.quickAnswer) under the same header policy
+ * as send(). Its body is whole, so it goes with its length, compressed in one go off the
+ * event loop (libuv's pool) with send()'s settings.
+ */
+async function sendQuick(req: http.IncomingMessage, res: http.ServerResponse, answer: QuickAnswer, env: Env) {
+  let body: Uint8Array = typeof answer.body === "string" ? Buffer.from(answer.body) : answer.body;
+  const own = answer.headers.filter(([name]) => name.toLowerCase() !== "content-length");
+  own.push(["Content-Length", String(body.length)]);
+  const { rawHeaders, encoding } = finalHeaders(req, res, answer.status, own, env);
+  if (encoding) {
+    body =
+      encoding === "br"
+        ? await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : await gzip(body);
+    rawHeaders.push("Content-Length", String(body.length));
+  }
+  res.writeHead(answer.status, rawHeaders).end(body);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -528,6 +585,13 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
     }
   }
 
+  // The X-Forwarded-For entry our proxies wrote, never one the client did (app/server/client-address.server.ts).
+  const address = app.clientAddress(req.headersDistinct["x-forwarded-for"], req.socket.remoteAddress, env.TRUST_PROXY);
+  if (method === "GET") {
+    const quick = await app.quickAnswer(headOf(req, url), { address });
+    if (quick) return sendQuick(req, res, quick, env);
+  }
+
   // Lets loaders stop work (and React stop rendering) when the client goes away.
   const controller = new AbortController();
   // Only a client that left before the answer was complete aborts the request; aborting every
@@ -536,8 +600,6 @@ async function respond(app: App, env: Env, req: http.IncomingMessage, res: http.
     if (!res.writableFinished) controller.abort();
   });
   const request = new Request(url, { method, headers: toHeaders(req.rawHeaders), body, signal: controller.signal });
-  // The X-Forwarded-For entry our proxies wrote, never one the client did (app/server/client-address.server.ts).
-  const address = app.clientAddress(req.headersDistinct["x-forwarded-for"], req.socket.remoteAddress, env.TRUST_PROXY);
   const response = await app.handleRequest(request, { address });
   return send(req, res, response, env);
 }

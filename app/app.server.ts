@@ -7,7 +7,7 @@
 import * as build from "virtual:react-router/server-build";
 import { createRequestHandler, RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
-import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest } from "~/server/api.server";
+import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest, sessionFromCookieCache } from "~/server/api.server";
 import { originCheckedContext, untrustedOriginResponse } from "~/server/auth/origin.server";
 import { startRevocationListener, stopRevocationListener } from "~/server/auth/revocation.server";
 import { closeDatabase as closeClient } from "~/server/db.server";
@@ -18,7 +18,8 @@ import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
 import { startMetrics } from "~/server/metrics.server";
-import { cachedPage, keepPage } from "~/server/page-cache.server";
+import { cachedPage, keepPage, noteMiss } from "~/server/page-cache.server";
+import type { QuickAnswer, RequestHead } from "~/server/request-head.server";
 import { routeInstrumentations, startTracing } from "~/server/tracing.server";
 
 export { clientAddress } from "~/server/client-address.server";
@@ -33,7 +34,21 @@ export { bearerMatches, metricsText, observeRequest } from "~/server/metrics.ser
 // browsers, whatever NODE_ENV the process runs with.
 let requestHandler = createRequestHandler(build, import.meta.env.MODE);
 
-/** Answers one request. `client.address` is the client's IP as server.ts determined it. */
+/**
+ * The answer to a request that needs neither React Router nor the dispatcher's fetch objects,
+ * or null: an anonymous page from the page cache, or get-session from its cookie cache.
+ * server.ts asks before building the request handleRequest takes.
+ */
+export async function quickAnswer(head: RequestHead, client: { address: string | null }): Promise<QuickAnswer | null> {
+  return new URL(head.url).pathname.startsWith(`${AUTH_BASE_PATH}/`)
+    ? sessionFromCookieCache(head, client.address)
+    : cachedPage(head);
+}
+
+/**
+ * Answers one request (quickAnswer had none). `client.address` is the client's IP as
+ * server.ts determined it.
+ */
 export function handleRequest(request: Request, client: { address: string | null }): Promise<Response> {
   // With middleware enabled, the load context must be a RouterContextProvider.
   const context = new RouterContextProvider();
@@ -47,8 +62,7 @@ export function handleRequest(request: Request, client: { address: string | null
   // development): React Router's matching walks the whole localized route tree on every
   // request, which is most of the cost of a small API call and buys the API nothing.
   if (new URL(request.url).pathname.startsWith(`${AUTH_BASE_PATH}/`)) return handleAuthRequest(request, context);
-  const cached = cachedPage(request, context);
-  if (cached) return Promise.resolve(cached);
+  noteMiss(request, context);
   return requestHandler(request, context).then((response) => {
     keepPage(response, context);
     return response;

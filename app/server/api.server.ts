@@ -22,10 +22,11 @@ import { endpoints as socialEndpoints } from "./auth/api/social.server";
 import { endpoints as twoFactorEndpoints } from "./auth/api/two-factor.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "./auth/rate-limit.server";
 import { apiKeyFrom, refuseForKey, requestSession, withKeyScope } from "./auth/api-keys.server";
-import { isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
+import { cachedSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
 import { endpoints as billingEndpoints } from "./billing/api.server";
 import { sessionSubscriptions } from "./billing/billing.server";
 import { preferredLocale } from "~/server/i18n.server";
+import type { QuickAnswer, RequestHead } from "~/server/request-head.server";
 import type { Endpoint } from "./endpoint.server";
 import { endpoints as apiKeyEndpoints } from "./organization/api/api-keys.server";
 import { endpoints as invitationEndpoints } from "./organization/api/invitations.server";
@@ -58,9 +59,13 @@ function compile(endpoint: Endpoint): Compiled {
   return { endpoint, pattern: new RegExp(`^${source}$`), names };
 }
 
+/** What get-session adds to the session: the subscriptions of the user and of their active organization. */
+const sessionExtras = async (auth: AuthSession) => ({ subscriptions: await sessionSubscriptions(auth) });
+const getSession = getSessionEndpoint(sessionExtras);
+
 const endpoints = [
   ...coreEndpoints,
-  getSessionEndpoint(async (auth) => ({ subscriptions: await sessionSubscriptions(auth) })),
+  getSession,
   ...accountEndpoints,
   ...socialEndpoints,
   ...organizationEndpoints,
@@ -280,6 +285,55 @@ function withCookies(response: Response, cookies: string[], headers: Headers): R
   return response;
 }
 
+const JSON_HEADER: [string, string] = ["Content-Type", "application/json"];
+
+/** The 429 `endpoint` answers when `ipAddress` is over its rate limit, counting this request; else null. */
+async function overRateLimit(endpoint: Endpoint, ipAddress: string | null): Promise<QuickAnswer | null> {
+  if (!rateLimitEnabled() || endpoint.rateLimit === false) return null;
+  const result = await checkRateLimit(
+    rateLimitKey(ipAddress, endpoint.path),
+    endpoint.rateLimit ?? ruleFor(endpoint.path),
+  );
+  if (result.allowed) return null;
+  return {
+    status: 429,
+    headers: [JSON_HEADER, ["X-Retry-After", String(result.retryAfter)]],
+    body: JSON.stringify({ message: "Too many requests. Please try again later." }),
+  };
+}
+
+const GET_SESSION_URL = `${BASE_PATH}${getSession.path}`;
+
+/**
+ * GET /api/auth/get-session answered from a valid cookie cache without the dispatcher's fetch
+ * objects: the call every client makes most (the official client on each focus and page), and
+ * one that needs nothing but the cookies. It passes the dispatcher's gates (the rate limit) and
+ * answers what the dispatcher would, to the byte. Anything else (a query, an API key, a cache
+ * that is missing, expired or untrusted, a database error) returns null: the request then
+ * takes the whole way.
+ */
+export async function sessionFromCookieCache(head: RequestHead, ipAddress: string | null): Promise<QuickAnswer | null> {
+  if (head.method !== "GET" || apiKeyFrom(head) !== null || head.headers.get("Authorization") !== null) return null;
+  const url = new URL(head.url);
+  if (url.pathname !== GET_SESSION_URL || url.search !== "") return null;
+  const auth = cachedSession(head);
+  if (!auth) return null;
+  noteRequest({ route: GET_SESSION_URL, userId: auth.user.id });
+  let extras: Awaited<ReturnType<typeof sessionExtras>>;
+  try {
+    const limited = await overRateLimit(getSession, ipAddress);
+    if (limited) return limited;
+    extras = await sessionExtras(auth);
+  } catch {
+    return null; // the dispatcher tells a database outage (503) from a bug
+  }
+  return {
+    status: 200,
+    headers: [JSON_HEADER, ["Cache-Control", "no-store"]],
+    body: JSON.stringify({ session: auth.session, user: auth.user, ...extras }),
+  };
+}
+
 /** Answers one /api/auth/* request. */
 export function handleAuthRequest(request: Request, context: Readonly<RouterContextProvider>): Promise<Response> {
   return withKeyScope(() => dispatch(request, context));
@@ -300,16 +354,8 @@ async function dispatch(request: Request, context: Readonly<RouterContextProvide
   try {
     // API paths have no language prefix: emails and messages speak the visitor's preferred language.
     const meta = { ...requestMeta(request, context), locale: await preferredLocale(request) };
-    if (rateLimitEnabled() && endpoint.rateLimit !== false) {
-      const rule = endpoint.rateLimit ?? ruleFor(endpoint.path);
-      const result = await checkRateLimit(rateLimitKey(meta.ipAddress, endpoint.path), rule);
-      if (!result.allowed) {
-        return Response.json(
-          { message: "Too many requests. Please try again later." },
-          { status: 429, headers: { "X-Retry-After": String(result.retryAfter) } },
-        );
-      }
-    }
+    const limited = await overRateLimit(endpoint, meta.ipAddress);
+    if (limited) return new Response(limited.body, limited);
 
     let sessionRead: Promise<AuthSession | null> | undefined;
     const session = (options?: GetSessionOptions) =>

@@ -1,6 +1,6 @@
 import { RouterContextProvider, type EntryContext } from "react-router";
 import { describe, expect, it } from "vitest";
-import { cachedPage, keepPage, mayKeep, newNonce, offerPage } from "./page-cache.server";
+import { cachedPage, keepPage, mayKeep, newNonce, noteMiss, offerPage } from "./page-cache.server";
 
 const BROWSER = "Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/130.0 Safari/537.36";
 const CRAWLER = "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)";
@@ -12,15 +12,16 @@ function request(url: string, headers: Record<string, string> = {}) {
   return new Request(url, { headers: { "User-Agent": BROWSER, ...headers } });
 }
 
-/** The server's first step: the cached answer, or null with the miss noted in the request's context. */
-function lookup(req: Request, context = new RouterContextProvider()) {
-  return cachedPage(req, context);
+/** The server's first step: the cached answer (as the Response it makes), or null. */
+function lookup(req: Request) {
+  const answer = cachedPage(req);
+  return answer && new Response(answer.body, answer);
 }
 
 /** The context of a request the cache had no copy for (as entry.server.tsx gets it). */
 function missed(req: Request) {
   const context = new RouterContextProvider();
-  lookup(req, context);
+  noteMiss(req, context);
   return context;
 }
 

@@ -11,7 +11,8 @@
  * invitation, a reset link) do not opt in: their loaders run on every request.
  *
  * Matching the localized route tree, middleware and loaders cost most of a cached page's time
- * when the cache sat after them, which is why it sits in front. The nonce is fresh per
+ * when the cache sat after them, which is why it sits in front, and in front of the fetch
+ * Request too (server.ts asks it with the request's head). The nonce is fresh per
  * response (the stored copy's is replaced in the document and its CSP). Bounded: the least
  * recently used entries go. `Cache-Control: no-cache` always renders (the benchmark's
  * uncached runs).
@@ -20,6 +21,7 @@ import { randomBytes } from "node:crypto";
 import { isbot } from "isbot";
 import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
 import { currentRequest, noteRequest } from "~/server/log.server";
+import type { QuickAnswer, RequestHead } from "~/server/request-head.server";
 
 const MAX_ENTRIES = 200;
 
@@ -70,34 +72,41 @@ export function newNonce(): string {
 }
 
 /** The cache key of a request, or null when its answer must not come from the cache. */
-function keyOf(request: Request): string | null {
+function keyOf(request: RequestHead): string | null {
   const headers = request.headers;
-  if (request.method !== "GET" || headers.has("Authorization")) return null;
+  if (request.method !== "GET" || headers.get("Authorization") !== null) return null;
   if (/no-cache|no-store/.test(headers.get("Cache-Control") ?? "")) return null;
   const bot = isbot(headers.get("User-Agent")) ? "bot" : "browser";
   return `${request.url}\n${headers.get("Cookie") ?? ""}\n${headers.get("Accept-Language") ?? ""}\n${bot}`;
 }
 
 /**
- * The cached answer to `request`, with a fresh nonce, or null. A miss is noted in `context`
- * with the request's key, which the rest of the request (mayKeep, keepPage) goes by.
+ * The cached answer to `request`, with a fresh nonce, or null. server.ts asks before it builds
+ * the request React Router would take: a hit needs none of it.
  */
-export function cachedPage(request: Request, context: RouterContextProvider): Response | null {
+export function cachedPage(request: RequestHead): QuickAnswer | null {
   const key = keyOf(request);
-  if (key === null) return null;
-  const entry = entries.get(key);
-  if (!entry) {
-    context.set(missContext, { key });
-    return null;
-  }
-  entries.delete(key); // most recently used goes last
-  entries.set(key, entry);
+  const entry = key === null ? undefined : entries.get(key);
+  if (!entry) return null;
+  entries.delete(key!); // most recently used goes last
+  entries.set(key!, entry);
   noteRequest({ route: entry.route });
   const nonce = newNonce();
-  const headers = new Headers();
-  for (const [name, value] of entry.headers) headers.append(name, value.replaceAll(entry.nonce, nonce));
-  headers.set("Content-Length", String(entry.length)); // known, so it is compressed in one go
-  return new Response(withNonce(entry, nonce), { status: 200, headers });
+  const headers: [string, string][] = entry.headers.map(([name, value]) => [
+    name,
+    value.replaceAll(entry.nonce, nonce),
+  ]);
+  headers.push(["Content-Length", String(entry.length)]); // known, so it is compressed in one go
+  return { status: 200, headers, body: withNonce(entry, nonce) };
+}
+
+/**
+ * Notes in `context` that the cache could answer `request` but had no copy (cachedPage came
+ * first), with its key, which the rest of the request (mayKeep, keepPage) goes by.
+ */
+export function noteMiss(request: Request, context: RouterContextProvider): void {
+  const key = keyOf(request);
+  if (key !== null) context.set(missContext, { key });
 }
 
 function withNonce({ parts, length }: Entry, nonce: string): Uint8Array<ArrayBuffer> {
@@ -140,7 +149,8 @@ export function offerPage(context: Readonly<RouterContextProvider>, offer: Offer
 export function keepPage(response: Response, context: Readonly<RouterContextProvider>): void {
   const { key, offer } = context.get(missContext) ?? {};
   if (!key || !offer || response.status !== 200 || response.headers.has("Set-Cookie")) return;
-  const headers = [...response.headers];
+  // A hit states its own length; a streamed document has none anyway.
+  const headers = [...response.headers].filter(([name]) => name !== "content-length");
   const route = currentRequest()?.route;
   void offer.html.then((html) => {
     if (html === null) return;

@@ -561,6 +561,34 @@ describe("get-session", () => {
     expect(c.jar.has(COOKIE.token)).toBe(false);
   }, 120_000);
 
+  it("answers get-session from the cookie cache in front of the dispatcher, with exactly the dispatcher's answer", async () => {
+    const { c, user } = await signedIn();
+    const headers = { cookie: c.cookieHeader(), "accept-encoding": "identity" };
+    const quick = await call("/get-session", { headers });
+    // Any query takes the dispatcher's whole way; disableRefresh=false changes nothing.
+    const whole = await call("/get-session?disableRefresh=false", { headers });
+    expect(quick.status).toBe(200);
+    expect(whole.status).toBe(200);
+    const text = await quick.text();
+    expect(text).toBe(await whole.text());
+    expect((JSON.parse(text) as { user: { id: string } }).user.id).toBe(user.id);
+    for (const name of [
+      "content-type",
+      "cache-control",
+      "content-security-policy",
+      "x-content-type-options",
+      "x-frame-options",
+      "referrer-policy",
+    ]) {
+      expect(quick.headers.get(name), name).toBe(whole.headers.get(name));
+    }
+    expect(quick.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(quick.headers.get("set-cookie")).toBeNull();
+    // Made whole, the quick answer states its length; the dispatcher's is streamed.
+    expect(quick.headers.get("content-length")).toBe(String(Buffer.byteLength(text)));
+    expect(whole.headers.get("content-length")).toBeNull();
+  });
+
   it("sets no cookie cache when it would exceed 4093 characters", async () => {
     const { c, user, setCookies } = await signedIn({ name: "N".repeat(3500) });
     expect(cookieLine(setCookies, COOKIE.token)).toBeDefined();
@@ -837,6 +865,23 @@ describe("rate limits (counted in the database, shared by instances)", () => {
     expect(statuses.every((status) => status === 200)).toBe(true);
     const limited = await fetch(`${a.url}/api/auth/ok`);
     expect(limited.status).toBe(429);
+    expect(Number(limited.headers.get("x-retry-after"))).toBeLessThanOrEqual(10);
+  });
+
+  it("counts get-session answered from the cookie cache as any call: 100 per 10 s, then 429", async () => {
+    const { c } = await signedIn();
+    const cookie = c.cookieHeader();
+    expect(cookie).toContain(COOKIE.data);
+    await prisma.rateLimit.deleteMany({});
+    const answers = await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        fetch(`${(i % 2 ? a : b).url}/api/auth/get-session`, { headers: { cookie } }).then((r) => r.json()),
+      ),
+    );
+    expect(answers.every((answer) => (answer as { user?: unknown } | null)?.user)).toBe(true);
+    const limited = await fetch(`${a.url}/api/auth/get-session`, { headers: { cookie } });
+    expect(limited.status).toBe(429);
+    expect(await limited.json()).toEqual({ message: "Too many requests. Please try again later." });
     expect(Number(limited.headers.get("x-retry-after"))).toBeLessThanOrEqual(10);
   });
 

@@ -151,6 +151,32 @@ describe("production server", () => {
     expect(plain.body.toString()).toMatch(/^<!DOCTYPE html>/i);
   });
 
+  it("answers a kept page in front of the router: whole, with its length, compressed in one go", async () => {
+    const nonceOf = (response: RawResponse) => cspOf(response).match(/'nonce-([^']+)'/)![1]!;
+    const rendered = await request(`${server.url}/pricing`, { headers: { "Accept-Encoding": "br" } });
+    expect(rendered.headers["content-length"]).toBeUndefined(); // the first render streams
+    for (const [encoding, decode] of [
+      ["br", brotliDecompressSync],
+      ["gzip", gunzipSync],
+    ] as const) {
+      const kept = await request(`${server.url}/pricing`, { headers: { "Accept-Encoding": encoding } });
+      expect(kept.status).toBe(200);
+      expect(kept.headers["content-encoding"]).toBe(encoding);
+      expect(kept.headers["content-length"]).toBe(String(kept.body.length));
+      expect(kept.headers.vary).toMatch(/accept-encoding/i);
+      expect(kept.headers["x-request-id"]).toMatch(/^[0-9a-f-]{36}$/);
+      expectSecurityHeaders(kept);
+      const html = decode(kept.body).toString();
+      expect(nonceOf(kept)).not.toBe(nonceOf(rendered));
+      expect(html.replaceAll(nonceOf(kept), "N")).toBe(
+        brotliDecompressSync(rendered.body).toString().replaceAll(nonceOf(rendered), "N"),
+      );
+    }
+    const plain = await request(`${server.url}/pricing`);
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.headers["content-length"]).toBe(String(plain.body.length));
+  });
+
   it("gives documents the app's nonce CSP plus the server's headers", async () => {
     const response = await request(`${server.url}/`);
     expectSecurityHeaders(response);

@@ -19,6 +19,7 @@ import { audit } from "~/server/audit.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { AppError, fail } from "~/server/errors.server";
 import { rateLimitRefusals } from "~/server/metrics.server";
+import type { RequestHead } from "~/server/request-head.server";
 import {
   authUserSelect,
   getSession,
@@ -239,7 +240,7 @@ export function auditKey(
 // ---- verification: the session gate ----
 
 /** Reads the key a request sends, when it sends one. */
-export function apiKeyFrom(request: Request): string | null {
+export function apiKeyFrom(request: RequestHead): string | null {
   return request.headers.get(API_KEY_HEADER);
 }
 

@@ -22,6 +22,7 @@ import { prisma, type Prisma, type Session } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { getLocale } from "~/server/i18n.server";
+import type { RequestHead } from "~/server/request-head.server";
 import { parseCookies, serializeCookie, sign, unsign } from "./cookies.server";
 import { announceRevocation, cacheTrusted, COOKIE_CACHE_MAX_AGE } from "./revocation.server";
 
@@ -185,8 +186,8 @@ export function cookieCacheCookie(auth: AuthSession): string {
   return nameAndValue.length <= COOKIE_CACHE_MAX_LENGTH ? cookie : clearCookieCacheCookie();
 }
 
-function readCookieCache(raw: string | undefined, tokenHash: string): AuthSession | null {
-  if (!raw) return null;
+/** The session a cookie cache holds, and when the cache ends, if it is genuine and of `tokenHash`'s session. */
+function readCookieCache(raw: string, tokenHash: string): (AuthSession & { expiresAt: number }) | null {
   const dot = raw.lastIndexOf(".");
   if (dot < 1) return null;
   const payload = raw.slice(0, dot);
@@ -199,11 +200,10 @@ function readCookieCache(raw: string | undefined, tokenHash: string): AuthSessio
       user: Record<string, unknown>;
       expiresAt: number;
     };
-    if (data.expiresAt <= Date.now() || data.session.token !== tokenHash) return null;
+    if (typeof data.expiresAt !== "number" || data.session.token !== tokenHash) return null;
     const session = reviveDates(data.session, ["expiresAt", "createdAt", "updatedAt"]) as unknown as SessionRow;
-    if (session.expiresAt.getTime() <= Date.now()) return null;
     const user = reviveDates(data.user, ["createdAt", "updatedAt", "banExpires"]) as unknown as AuthUser;
-    return { session, user };
+    return { session, user, expiresAt: data.expiresAt };
   } catch {
     return null;
   }
@@ -216,8 +216,12 @@ function reviveDates(row: Record<string, unknown>, keys: string[]): Record<strin
 }
 
 /** The value of a signed cookie when its signature is genuine, else null. */
-export function readSignedCookie(request: Request, name: string): string | null {
-  const raw = parseCookies(request.headers.get("Cookie")).get(name);
+export function readSignedCookie(request: RequestHead, name: string): string | null {
+  return signedValue(parseCookies(request.headers.get("Cookie")).get(name));
+}
+
+/** A signed cookie's value as the browser sent it → its value when the signature is genuine, else null. */
+function signedValue(raw: string | undefined): string | null {
   if (!raw) return null;
   try {
     return unsign(decodeURIComponent(raw), loadEnv().AUTH_SECRET);
@@ -227,10 +231,10 @@ export function readSignedCookie(request: Request, name: string): string | null 
 }
 
 /** The raw session token from the request's signed cookie, or null (missing, forged, malformed). */
-export const sessionTokenFrom = (request: Request) => readSignedCookie(request, sessionCookieName());
+export const sessionTokenFrom = (request: RequestHead) => readSignedCookie(request, sessionCookieName());
 
 /** True when the request carries any of the session cookies (e.g. to clear stale ones). */
-export function hasSessionCookies(request: Request): boolean {
+export function hasSessionCookies(request: RequestHead): boolean {
   const jar = parseCookies(request.headers.get("Cookie"));
   return [sessionCookieName(), sessionDataCookieName(), dontRememberCookieName()].some((name) => jar.has(name));
 }
@@ -339,14 +343,13 @@ export async function getSession(
   request: Request,
   options: GetSessionOptions = {},
 ): Promise<(AuthSession & { setCookies: string[] }) | null> {
+  if (!options.disableCookieCache) {
+    const cached = cachedSession(request);
+    if (cached) return { ...cached, setCookies: [] };
+  }
   const token = sessionTokenFrom(request);
   if (!token) return null;
   const tokenHash = hashToken(token);
-
-  if (!options.disableCookieCache) {
-    const cached = readCookieCache(parseCookies(request.headers.get("Cookie")).get(sessionDataCookieName()), tokenHash);
-    if (cached && cacheTrusted(cached.user.id)) return { ...cached, setCookies: [] };
-  }
 
   const row = await prisma.session.findUnique({
     where: { token: tokenHash },
@@ -375,6 +378,45 @@ export async function getSession(
   setCookies.push(cookieCacheCookie({ session, user }));
   return { session, user, setCookies };
 }
+
+/**
+ * The session the request's cookie cache holds, when the cache is genuine, unexpired, of the
+ * session its signed token cookie names, and its user has had nothing revoked since it was
+ * made; else null, and the session must come from the database.
+ */
+export function cachedSession(request: RequestHead): AuthSession | null {
+  const jar = parseCookies(request.headers.get("Cookie"));
+  const tokenCookie = jar.get(sessionCookieName());
+  const cacheCookie = jar.get(sessionDataCookieName());
+  if (!tokenCookie || !cacheCookie) return null;
+  const key = `${tokenCookie} ${cacheCookie}`;
+  let verified = verifiedCaches.get(key);
+  if (!verified) {
+    const token = signedValue(tokenCookie);
+    const read = token === null ? null : readCookieCache(cacheCookie, hashToken(token));
+    if (!read) return null;
+    verified = read;
+    verifiedCaches.set(key, read);
+    if (verifiedCaches.size > VERIFIED_CACHES_MAX) verifiedCaches.delete(verifiedCaches.keys().next().value!);
+  }
+  const now = Date.now();
+  if (verified.expiresAt <= now || verified.session.expiresAt.getTime() <= now) {
+    verifiedCaches.delete(key);
+    return null;
+  }
+  if (!cacheTrusted(verified.user.id)) return null;
+  // Copies: a caller may change what it is given, never what the next request gets.
+  return { session: { ...verified.session }, user: { ...verified.user } };
+}
+
+/**
+ * Cookie caches already verified, by the raw values of the two cookies: a browser sends the
+ * same pair with every request for up to a minute, and verifying it (two HMACs, a hash and a
+ * parse) was most of what get-session cost. Expiry and revocation are checked on every use
+ * all the same; the oldest entries go first.
+ */
+const verifiedCaches = new Map<string, AuthSession & { expiresAt: number }>();
+const VERIFIED_CACHES_MAX = 1000;
 
 /**
  * A session created with rememberMe off lives exactly SHORT_SESSION_EXPIRES_IN and is never
