@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/ban-user";
 import { SubmitButton } from "~/components/ui/Button";
@@ -14,6 +14,7 @@ import { adminOf, adminT, userOfDialog, userOfPage } from "~/server/admin/pages.
 import { banUser } from "~/server/admin/users.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["admin", "auth"] };
 
@@ -63,7 +64,7 @@ export default function BanUser({ loaderData }: Route.ComponentProps) {
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("ban-user");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   const input = "rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900";
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/delete-user";
 import { SubmitButton } from "~/components/ui/Button";
@@ -13,6 +13,7 @@ import { adminOf, adminT, userOfDialog, userOfPage } from "~/server/admin/pages.
 import { removeUser } from "~/server/admin/users.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["admin", "auth"] };
 
@@ -53,7 +54,7 @@ export default function DeleteUser({ loaderData }: Route.ComponentProps) {
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("delete-user");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, redirect, useActionData } from "react-router";
 import type { Route } from "./+types/checkout";
 import { AppLink } from "~/components/AppLink";
@@ -19,6 +19,7 @@ import { billingAccounts, paymentsNotice, planOfQuery } from "~/server/billing/p
 import { pageAction } from "~/server/page-action.server";
 import { pageMeta } from "~/server/page-meta.server";
 import { PaymentsNotice } from "./PaymentsNotice";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "billing", "pricing"] };
 
@@ -92,7 +93,7 @@ export default function Checkout({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const localize = useLocalize();
   const actionData = useActionData<typeof action>();
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   const pending = usePendingIntent("checkout");
   const { plan: planId, interval, accounts, preferred, notice, canCheckout } = loaderData;
   const plan = plans.find((candidate) => candidate.id === planId)!;

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/leave-organization";
 import { SubmitButton } from "~/components/ui/Button";
@@ -17,6 +17,7 @@ import { leaveOrganization } from "~/server/organization/organizations.server";
 import { clearedActive, organizationOfPage, organizationT } from "~/server/organization/pages.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "organization"] };
 
@@ -58,7 +59,7 @@ export default function LeaveOrganization({ loaderData, params }: Route.Componen
   const back = useLocalize()(organizationPath(params.slug, "settings"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("leave-organization");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/remove-member";
 import { SubmitButton } from "~/components/ui/Button";
@@ -17,6 +17,7 @@ import { removeMember } from "~/server/organization/organizations.server";
 import { memberOfPage, organizationOfPage, organizationT } from "~/server/organization/pages.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "organization"] };
 
@@ -88,7 +89,7 @@ export default function RemoveMember({ loaderData }: Route.ComponentProps) {
   const { back } = loaderData;
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("remove-member");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

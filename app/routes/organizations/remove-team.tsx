@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/remove-team";
 import { SubmitButton } from "~/components/ui/Button";
@@ -15,6 +15,7 @@ import { organizationT, teamOfRequest } from "~/server/organization/pages.server
 import { removeTeam } from "~/server/organization/teams.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "organization"] };
 
@@ -59,7 +60,7 @@ export default function RemoveTeam({ loaderData, params }: Route.ComponentProps)
   const back = useLocalize()(organizationPath(params.slug, "teams"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("remove-team");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

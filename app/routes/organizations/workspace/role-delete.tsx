@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/role-delete";
 import { SubmitButton } from "~/components/ui/Button";
@@ -16,6 +16,7 @@ import { organizationT, roleOfPage } from "~/server/organization/pages.server";
 import { deleteRole } from "~/server/organization/roles.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "organization"] };
 
@@ -61,7 +62,7 @@ export default function DeleteRole({ loaderData, params }: Route.ComponentProps)
   const back = useLocalize()(organizationPath(params.slug, "roles"));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("delete-role");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/sso-remove";
 import { SubmitButton } from "~/components/ui/Button";
@@ -16,6 +16,7 @@ import { deleteProvider } from "~/server/sso/connections.server";
 import { providerOfPage, ssoT } from "~/server/sso/pages.server";
 import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "organization", "sso"] };
 
@@ -59,7 +60,7 @@ export default function RemoveConnection({ loaderData, params }: Route.Component
   const back = useLocalize()(ssoPath(params.slug, params.providerId));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("remove-provider");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">

@@ -1,4 +1,4 @@
-import { getFormProps, useForm } from "@conform-to/react";
+import { getFormProps } from "@conform-to/react";
 import { Form, useActionData } from "react-router";
 import type { Route } from "./+types/webhook-remove";
 import { SubmitButton } from "~/components/ui/Button";
@@ -16,6 +16,7 @@ import { pageAction } from "~/server/page-action.server";
 import { redirectWithToast } from "~/server/toast.server";
 import { deleteEndpoint } from "~/server/webhooks/endpoints.server";
 import { endpointOfPage, webhooksT } from "~/server/webhooks/pages.server";
+import { usePageForm } from "~/components/ui/section-form";
 
 export const handle = { i18n: ["auth", "organization", "webhooks"] };
 
@@ -56,7 +57,7 @@ export default function RemoveWebhook({ loaderData, params }: Route.ComponentPro
   const back = useLocalize()(webhooksPath(params.slug, params.endpointId));
   const actionData = useActionData<typeof action>();
   const pending = usePendingIntent("delete-webhook");
-  const [form] = useForm({ lastResult: actionData?.result });
+  const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
     <ConfirmDialog title={loaderData.title} closeTo={back}>
       <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
