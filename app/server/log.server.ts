@@ -9,6 +9,7 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
+import { writeSync } from "node:fs";
 import { hostname } from "node:os";
 import pino, { type DestinationStream, type Logger, type LoggerOptions } from "pino";
 import type { MiddlewareFunction } from "react-router";
@@ -158,6 +159,32 @@ const INFO = 30;
 let accessOn: boolean | undefined;
 
 /**
+ * Access lines leave in batches: gathered up to ACCESS_BATCH_BYTES and for at most
+ * ACCESS_FLUSH_MS after the first of them. One write per line was most of what the access log
+ * cost a cached page (a write per request, each a trip through libuv's pool); other lines are
+ * few and leave at once. Whatever is gathered is written synchronously when the process exits.
+ */
+const ACCESS_BATCH_BYTES = 16 * 1024;
+const ACCESS_FLUSH_MS = 100;
+let accessLines = "";
+let accessTimer: NodeJS.Timeout | undefined;
+
+function flushAccessLines(): void {
+  clearTimeout(accessTimer);
+  accessTimer = undefined;
+  if (accessLines === "") return;
+  standardOutput().write(accessLines);
+  accessLines = "";
+}
+
+// Registered before the output exists, so before pino's own flush at exit: these lines go first.
+process.once("exit", () => {
+  if (accessLines === "" || import.meta.env.DEV) return;
+  writeSync(1, accessLines);
+  accessLines = "";
+});
+
+/**
  * The one access line of a finished request. Written after the request's own scope has closed,
  * so its fields are passed. The line is the JSON pino would write for it, put together here:
  * its fields are fixed and hold no credential (a route pattern, never a URL), and pino's
@@ -168,10 +195,11 @@ export function logAccess(fields: RequestFields, entry: AccessEntry): void {
   accessOn ??= (pino.levels.values[levelFromEnvironment()] ?? Infinity) <= INFO;
   if (!accessOn) return;
   const text = (value: string | undefined) => (value === undefined ? "null" : JSON.stringify(value));
-  standardOutput().write(
+  accessLines +=
     `{"level":${INFO},"time":${Date.now()},"instance":${text(INSTANCE)},"requestId":${text(fields.requestId)},` +
-      `"method":${text(entry.method)},"route":${text(fields.route)},"status":${entry.status},` +
-      `"durationMs":${Math.round(entry.durationMs * 10) / 10},"userId":${text(fields.userId)},` +
-      `${entry.aborted ? '"aborted":true,' : ""}"msg":"request"}\n`,
-  );
+    `"method":${text(entry.method)},"route":${text(fields.route)},"status":${entry.status},` +
+    `"durationMs":${Math.round(entry.durationMs * 10) / 10},"userId":${text(fields.userId)},` +
+    `${entry.aborted ? '"aborted":true,' : ""}"msg":"request"}\n`;
+  if (accessLines.length >= ACCESS_BATCH_BYTES) flushAccessLines();
+  else accessTimer ??= setTimeout(flushAccessLines, ACCESS_FLUSH_MS).unref();
 }
