@@ -157,6 +157,12 @@ export interface AccessEntry {
 
 const INFO = 30;
 let accessOn: boolean | undefined;
+const ACCESS_LINE_START = `{"level":${INFO},"time":`;
+const INSTANCE_JSON = JSON.stringify(INSTANCE);
+/** Characters a JSON string may hold as they are: ids, methods and route patterns are made of them. */
+const PLAIN = /^[\w .:@/?*+$~-]*$/;
+const jsonText = (value: string | undefined) =>
+  value === undefined ? "null" : PLAIN.test(value) ? `"${value}"` : JSON.stringify(value);
 
 /**
  * Access lines leave in batches: gathered up to ACCESS_BATCH_BYTES and for at most
@@ -194,11 +200,10 @@ process.once("exit", () => {
 export function logAccess(fields: RequestFields, entry: AccessEntry): void {
   accessOn ??= (pino.levels.values[levelFromEnvironment()] ?? Infinity) <= INFO;
   if (!accessOn) return;
-  const text = (value: string | undefined) => (value === undefined ? "null" : JSON.stringify(value));
   accessLines +=
-    `{"level":${INFO},"time":${Date.now()},"instance":${text(INSTANCE)},"requestId":${text(fields.requestId)},` +
-    `"method":${text(entry.method)},"route":${text(fields.route)},"status":${entry.status},` +
-    `"durationMs":${Math.round(entry.durationMs * 10) / 10},"userId":${text(fields.userId)},` +
+    `${ACCESS_LINE_START}${Date.now()},"instance":${INSTANCE_JSON},"requestId":${jsonText(fields.requestId)},` +
+    `"method":${jsonText(entry.method)},"route":${jsonText(fields.route)},"status":${entry.status},` +
+    `"durationMs":${Math.round(entry.durationMs * 10) / 10},"userId":${jsonText(fields.userId)},` +
     `${entry.aborted ? '"aborted":true,' : ""}"msg":"request"}\n`;
   if (accessLines.length >= ACCESS_BATCH_BYTES) flushAccessLines();
   else accessTimer ??= setTimeout(flushAccessLines, ACCESS_FLUSH_MS).unref();
