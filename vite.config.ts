@@ -1,7 +1,7 @@
 import { reactRouter } from "@react-router/dev/vite";
 import tailwindcss from "@tailwindcss/vite";
 import { fileURLToPath } from "node:url";
-import { createLogger, defineConfig, type Logger, type Rollup } from "vite";
+import { createLogger, defineConfig, type Logger, type Plugin, type Rollup } from "vite";
 
 /** Where a lazily loaded chunk goes: translations under assets/locales/<lng>/, the rest as usual. */
 function localeChunkName(chunk: { facadeModuleId: string | null }): string {
@@ -39,6 +39,30 @@ function quietBuildLogger(): Logger {
   return logger;
 }
 
+/**
+ * The generated Prisma clients import their query compiler as a module holding it in base64,
+ * whose source and string (2.5 MB each) would stay in the server's heap for good. This points
+ * them at app/server/db/query-compiler.server.ts, which reads the same file and lets the text
+ * go once compiled. The build fails if a new Prisma writes that import otherwise.
+ */
+function prismaQueryCompiler(): Plugin {
+  const load =
+    /const \{ wasm \} = await import\("@prisma\/client\/runtime\/query_compiler_bg\.(\w+)\.wasm-base64\.mjs"\)\s*return await decodeBase64AsWasm\(wasm\)/;
+  return {
+    name: "prisma-query-compiler",
+    enforce: "pre",
+    transform(code, id) {
+      if (!/\/generated\/prisma\/\w+\/internal\/class\.ts$/.test(id)) return null;
+      if (!load.test(code)) this.error("the generated Prisma client no longer loads its query compiler as expected");
+      return code.replace(
+        load,
+        (_, provider) =>
+          `return (await import("~/server/db/query-compiler.server")).queryCompilerModule("${provider}")`,
+      );
+    },
+  };
+}
+
 export default defineConfig(({ command }) => ({
   customLogger: command === "build" ? quietBuildLogger() : undefined,
   resolve: { alias: { "~": fileURLToPath(new URL("./app", import.meta.url)) } },
@@ -54,7 +78,7 @@ export default defineConfig(({ command }) => ({
     // start-up and shutdown hooks server.ts needs, so both share one database client.
     ssr: { build: { rollupOptions: { onwarn, input: "./app/app.server.ts" } } },
   },
-  plugins: process.env.VITEST ? [] : [tailwindcss(), reactRouter()],
+  plugins: process.env.VITEST ? [] : [prismaQueryCompiler(), tailwindcss(), reactRouter()],
   test: {
     include: ["app/**/*.test.{ts,tsx}", "tests/integration/**/*.test.ts", "tests/support/**/*.test.ts"],
     pool: "forks",

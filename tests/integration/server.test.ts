@@ -5,7 +5,7 @@
  * (fetch would decompress bodies behind our back). The database is SQLite, or PostgreSQL when
  * TEST_DATABASE_URL names one (see helpers/database.ts).
  */
-import { readdirSync, statSync } from "node:fs";
+import { readdirSync, readFileSync, statSync } from "node:fs";
 import http from "node:http";
 import { join } from "node:path";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
@@ -125,6 +125,14 @@ describe("production server", () => {
     expectSecurityHeaders(response);
     // Small bodies are not worth compressing.
     expect(response.headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("compiles Prisma's query compiler from its file, not from a module the heap would keep", async () => {
+    // The query behind /healthz runs through the compiler.
+    expect((await request(`${server.url}/healthz`)).status).toBe(200);
+    const dir = join(ROOT, "build/server/assets");
+    for (const name of readdirSync(dir).filter((file) => file.endsWith(".js")))
+      expect(readFileSync(join(dir, name), "utf8")).not.toMatch(/import\("[^"]*\.wasm-base64\.mjs"\)/);
   });
 
   it("prints where it listens", () => {

@@ -59,8 +59,16 @@ it.skipIf(!!process.env.TEST_DATABASE_URL)(
 
       // The server process runs with the memory settings README and the deployment guide give.
       const server = serverProcess(child.pid!);
-      expect(server.args).toEqual(expect.arrayContaining(["--max-old-space-size=128", "--max-semi-space-size=8"]));
-      expect(server.env).toContain("MALLOC_ARENA_MAX=2");
+      expect(server.args).toEqual(
+        expect.arrayContaining(["--max-old-space-size=128", "--max-semi-space-size=2", "--no-liftoff"]),
+      );
+      expect(server.env).toEqual(
+        expect.arrayContaining([
+          "MALLOC_ARENA_MAX=1",
+          "MALLOC_TRIM_THRESHOLD_=131072",
+          "MALLOC_MMAP_THRESHOLD_=131072",
+        ]),
+      );
     } finally {
       process.kill(-child.pid!, "SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
