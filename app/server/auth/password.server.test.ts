@@ -1,14 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import bcrypt from "bcryptjs";
 import { describe, expect, it } from "vitest";
-import {
-  hashPassword,
-  passwordSchema,
-  spendPasswordCheck,
-  verifyPassword,
-  WORKER_IDLE_MS,
-  WORKER_NICENESS,
-} from "./password.server";
+import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword, WORKER_NICENESS } from "./password.server";
 
 /** The nice value of this process's thread `tid` (Linux: field 19 of /proc/self/task/<tid>/stat). */
 function niceness(tid: string | number): number {
@@ -41,15 +34,6 @@ describe("password hashing on the worker pool", () => {
     await hashPassword("warm the pool");
     expect(niceness(process.pid)).toBe(0); // the main thread's id is the process id
     expect(readdirSync("/proc/self/task").map(niceness)).toContain(WORKER_NICENESS);
-  });
-
-  it.runIf(process.platform === "linux")("ends an idle worker, and starts one again for the next check", async () => {
-    const hashingThreads = () => readdirSync("/proc/self/task").filter((tid) => niceness(tid) === WORKER_NICENESS);
-    const hash = await hashPassword("burst");
-    expect(hashingThreads().length).toBeGreaterThan(0);
-    await new Promise((resolve) => setTimeout(resolve, WORKER_IDLE_MS + 1000));
-    expect(hashingThreads()).toEqual([]);
-    expect(await verifyPassword("burst", hash)).toBe(true);
   });
 
   it("spends a real check for unknown accounts", async () => {

@@ -51,17 +51,10 @@ parentPort.on("message", async ({ id, op, plain, hash, cost }) => {
 
 type Job = { op: "hash" | "compare"; plain: string; hash?: string; cost?: number };
 type Pending = { resolve: (value: string | boolean) => void; reject: (error: Error) => void };
-/** A worker, the ids of the jobs it is running, and the timer that ends it once idle. */
-type Slot = { worker: Worker; jobs: Set<number>; idle?: NodeJS.Timeout };
+/** A worker and the ids of the jobs it is running. */
+type Slot = { worker: Worker; jobs: Set<number> };
 
 const POOL_SIZE = Math.max(1, availableParallelism() - 1);
-/**
- * How long a worker without jobs lives. A worker is an isolate of its own, about 8 MB of
- * resident memory for as long as it lives, and starting one costs some 30 ms of CPU: ending it
- * after this long without a sign-in gives the memory back between bursts, and costs at most
- * one start per sign-in that comes later than this after the previous one.
- */
-export const WORKER_IDLE_MS = 5_000;
 
 let bcryptPath: string | undefined;
 const slots: Slot[] = [];
@@ -82,7 +75,6 @@ function spawn(): Slot {
     const job = pending.get(id);
     pending.delete(id);
     slot.jobs.delete(id);
-    if (slot.jobs.size === 0) slot.idle = setTimeout(() => retireIdle(slot), WORKER_IDLE_MS).unref();
     if (error !== undefined) job?.reject(new Error(error));
     else job?.resolve(result!);
   });
@@ -103,16 +95,6 @@ function spawn(): Slot {
   return slot;
 }
 
-/**
- * Ends an idle worker. It leaves the pool first, so that no job can be sent to it while it
- * stops; its exit then finds no jobs to fail.
- */
-function retireIdle(slot: Slot): void {
-  const index = slots.indexOf(slot);
-  if (index >= 0) slots.splice(index, 1);
-  void slot.worker.terminate();
-}
-
 /** An idle worker, a new one while the pool is below POOL_SIZE, else the least busy. */
 function pickSlot(): Slot {
   const idle = slots.find((slot) => slot.jobs.size === 0);
@@ -129,7 +111,6 @@ function run(job: Job): Promise<string | boolean> {
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const slot = pickSlot();
-    clearTimeout(slot.idle);
     pending.set(id, { resolve, reject });
     slot.jobs.add(id);
     slot.worker.postMessage({ id, ...job });
