@@ -32,11 +32,15 @@ function fieldValue(value: unknown): unknown {
   return value;
 }
 
+/** A form's state before anything was checked: `values` in its fields, `errors` the server answered with. */
+function startState(result: SubmissionResult<string[]> | undefined, values: Values, errors: Errors = {}): FormState {
+  return { result, errors, initial: values, values, submitted: false, left: new Set() };
+}
+
 /** The state once the server's answer `result` is taken in (conform's rules: no initial value = reset). */
 function takeResult(state: FormState, result: SubmissionResult<string[]> | undefined, defaults: Values): FormState {
   if (!result) return { ...state, result };
-  if (result.initialValue === null)
-    return { result, errors: {}, initial: defaults, values: defaults, submitted: false, left: new Set() };
+  if (result.initialValue === null) return startState(result, defaults);
   const errors: Errors = {};
   // An error of null keeps the one shown.
   for (const [name, error] of Object.entries(result.error ?? {}))
@@ -92,14 +96,9 @@ export function usePageForm<Schema extends z.ZodObject>(
   const defaults = Object.fromEntries(
     Object.entries(options.defaultValue ?? {}).map(([name, value]) => [name, fieldValue(value)]),
   );
-  const [kept, setState] = useState<FormState>(() => ({
-    result: lastResult,
-    errors: lastResult?.error ?? {},
-    initial: (lastResult?.initialValue as Values | undefined) ?? defaults,
-    values: (lastResult?.initialValue as Values | undefined) ?? defaults,
-    submitted: false,
-    left: new Set(),
-  }));
+  const [kept, setState] = useState<FormState>(() =>
+    startState(lastResult, (lastResult?.initialValue as Values | undefined) ?? defaults, lastResult?.error ?? {}),
+  );
   // A new answer from the server is taken in during this render, so it shows at once.
   const state = lastResult === kept.result ? kept : takeResult(kept, lastResult, defaults);
   if (state !== kept) setState(state);
@@ -132,7 +131,7 @@ export function usePageForm<Schema extends z.ZodObject>(
       }
       const found = validate.current(new FormData(element), locale).error ?? {};
       const errors: Errors = {};
-      for (const field of Object.keys({ ...found, ...state.errors }))
+      for (const field of Object.keys(found))
         if ((state.submitted || leftFields.has(field)) && found[field]) errors[field] = found[field];
       setState({ ...state, errors, left: leftFields, values });
     };
@@ -144,15 +143,7 @@ export function usePageForm<Schema extends z.ZodObject>(
       const name = (event.target as HTMLInputElement).name;
       if (name && live.current.shouldValidate === "onBlur") recheck(name, true);
     };
-    const onReset = () =>
-      setState({
-        result: live.current.state.result,
-        errors: {},
-        initial: defaults,
-        values: defaults,
-        submitted: false,
-        left: new Set(),
-      });
+    const onReset = () => setState(startState(live.current.state.result, defaults));
     element.addEventListener("input", onInput);
     element.addEventListener("focusout", onLeave);
     element.addEventListener("reset", onReset);
