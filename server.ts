@@ -124,19 +124,20 @@ function chooseCompression(req: http.IncomingMessage, status: number, headers: H
   return encoding;
 }
 
+/** Brotli quality 5: a good ratio at gzip-like speed (the default, 11, is far too slow per request). */
+const BROTLI_PARAMS = { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 };
+
 /**
  * `flushEachChunk` makes every chunk leave the compressor at once (a sync flush), so a
  * streamed React document still reaches the browser piece by piece; a body of known length
- * is compressed in one go for a better ratio. Brotli quality 5: good ratio at gzip-like
- * speed (the default, 11, is far too slow per request). Streamed bodies reach it through
- * `coalesce()`.
+ * is compressed in one go for a better ratio. Streamed bodies reach it through `coalesce()`.
  */
 function createCompressor(encoding: "br" | "gzip", flushEachChunk: boolean) {
   const { constants } = zlib;
   return encoding === "br"
     ? zlib.createBrotliCompress({
         flush: flushEachChunk ? constants.BROTLI_OPERATION_FLUSH : constants.BROTLI_OPERATION_PROCESS,
-        params: { [constants.BROTLI_PARAM_QUALITY]: 5 },
+        params: BROTLI_PARAMS,
       })
     : zlib.createGzip({ flush: flushEachChunk ? constants.Z_SYNC_FLUSH : constants.Z_NO_FLUSH });
 }
@@ -488,10 +489,7 @@ async function sendQuick(req: http.IncomingMessage, res: http.ServerResponse, an
   own.push(["Content-Length", String(body.length)]);
   const { rawHeaders, encoding } = finalHeaders(req, res, answer.status, own, env);
   if (encoding) {
-    body =
-      encoding === "br"
-        ? await brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
-        : await gzip(body);
+    body = encoding === "br" ? await brotli(body, { params: BROTLI_PARAMS }) : await gzip(body);
     rawHeaders.push("Content-Length", String(body.length));
   }
   res.writeHead(answer.status, rawHeaders).end(body);
