@@ -43,9 +43,12 @@ function quietBuildLogger(): Logger {
  * The generated Prisma clients import their query compiler as a module holding it in base64,
  * whose source and string (2.5 MB each) would stay in the server's heap for good. This points
  * them at app/server/db/query-compiler.server.ts, which reads the same file and lets the text
- * go once compiled. The build fails if a new Prisma writes that import otherwise.
+ * go once compiled, and which puts the plan cache (query-plans.server.ts) over the compiler's
+ * class. The build fails if a new Prisma writes those imports otherwise.
  */
 function prismaQueryCompiler(): Plugin {
+  const module = `(await import("~/server/db/query-compiler.server"))`;
+  const runtime = /getRuntime: async \(\) => await (import\("@prisma\/client\/runtime\/query_compiler_bg\.\w+\.mjs"\))/;
   const load =
     /const \{ wasm \} = await import\("@prisma\/client\/runtime\/query_compiler_bg\.(\w+)\.wasm-base64\.mjs"\)\s*return await decodeBase64AsWasm\(wasm\)/;
   return {
@@ -53,12 +56,12 @@ function prismaQueryCompiler(): Plugin {
     enforce: "pre",
     transform(code, id) {
       if (!/\/generated\/prisma\/\w+\/internal\/class\.ts$/.test(id)) return null;
-      if (!load.test(code)) this.error("the generated Prisma client no longer loads its query compiler as expected");
-      return code.replace(
-        load,
-        (_, provider) =>
-          `return (await import("~/server/db/query-compiler.server")).queryCompilerModule("${provider}")`,
-      );
+      if (!load.test(code) || !runtime.test(code)) {
+        this.error("the generated Prisma client no longer loads its query compiler as expected");
+      }
+      return code
+        .replace(load, (_, provider) => `return ${module}.queryCompilerModule("${provider}")`)
+        .replace(runtime, (_, load) => `getRuntime: async () => ${module}.withPlanCache(await ${load})`);
     },
   };
 }

@@ -7,6 +7,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
+import { type CompilerClass, planCaching } from "./query-plans.server";
 
 export async function queryCompilerModule(provider: string): Promise<WebAssembly.Module> {
   const file = createRequire(import.meta.url).resolve(
@@ -16,4 +17,9 @@ export async function queryCompilerModule(provider: string): Promise<WebAssembly
   const source = await readFile(file, "latin1");
   const base64 = source.slice(source.indexOf('"') + 1, source.lastIndexOf('"'));
   return new WebAssembly.Module(Buffer.from(base64, "base64"));
+}
+
+/** The compiler's JavaScript side with its class replaced by one that keeps plans (query-plans.server.ts). */
+export function withPlanCache<Runtime extends { QueryCompiler: CompilerClass }>(runtime: Runtime): Runtime {
+  return { ...runtime, QueryCompiler: planCaching(runtime.QueryCompiler) };
 }
