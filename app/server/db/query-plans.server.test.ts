@@ -21,7 +21,6 @@ async function compilerClass(provider: string): Promise<CompilerClass> {
 /** The compiler class with a count of the plans it really compiled. */
 function counted(Base: CompilerClass) {
   const calls = { count: 0 };
-  // @ts-expect-error: the options type is `never` so that any compiler class fits.
   class Counted extends Base {
     override compile(request: string) {
       calls.count++;
