@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
-import { createUser, signInInProcess, unique } from "./helpers/factories";
+import { createOrganization, createUser, signInInProcess, unique } from "./helpers/factories";
 
 const SECRET = "organizations-test-secret-0123456789abcdefghijkl";
 let app: TestApp;
@@ -313,6 +313,18 @@ describe("membership", () => {
     expect((await member.client.organization.leave({ organizationId: org.id })).error).toBeNull();
     expect(await activeOrganizationId(member)).toBeNull();
     expect(await app.prisma.member.count({ where: { organizationId: org.id, userId: member.id } })).toBe(0);
+  });
+
+  it("the last-owner rule counts owners among combined roles, not roles that only look alike", async () => {
+    const roles = ["owner", "admin,owner", "co-owner", "Owner", "member"];
+    const users = await Promise.all(roles.map(() => createUser()));
+    const organization = await createOrganization({
+      members: users.map(({ id }, i) => ({ userId: id, role: roles[i]! })),
+    });
+    const { ownerCount } = await import("~/server/organization/organizations.server");
+    expect(await ownerCount(organization.id)).toBe(2);
+    await app.prisma.member.deleteMany({ where: { organizationId: organization.id, role: "owner" } });
+    expect(await ownerCount(organization.id)).toBe(1);
   });
 });
 

@@ -8,8 +8,7 @@
  *
  * A shape is kept only when that is proven for it: compiled with two different sets of
  * markers, the plans must agree once the markers are renamed, every marker must stand whole
- * as a value of the plan (a value the compiler rewrites, as `contains` does into `%…%`,
- * fails this), and the plan made from the kept one with the first query's own values must
+ * as a value of the plan (one the compiler rewrote would not), and the plan made from the kept one with the first query's own values must
  * equal the plan the compiler makes of that query. Any other shape is compiled every time.
  */
 
@@ -22,8 +21,12 @@ export type CompilerClass = new (options: never) => Compiler;
 
 /** Objects under these argument keys hold values; anything else (orderBy, distinct, mode…) is shape. */
 const VALUE_KEYS = new Set(["where", "data", "cursor", "having"]);
-/** Keys inside those objects whose strings choose the SQL rather than compare against a column. */
-const SHAPE_KEYS = new Set(["mode"]);
+/**
+ * Keys inside those objects whose strings stay in the shape: `mode` chooses the SQL, and the
+ * compiler rewrites the text of a pattern (`contains: "a"` binds "%a%"), so each text is a
+ * shape of its own.
+ */
+const SHAPE_KEYS = new Set(["mode", "contains", "startsWith", "endsWith", "search"]);
 /** Raw SQL carries its values in its text: each query is its own shape, so none is kept. */
 const RAW = /"action":"(queryRaw|executeRaw|runCommandRaw|findRaw|aggregateRaw)"/;
 /** Shapes kept at most; the oldest goes first. An application has a few hundred. */
@@ -118,7 +121,7 @@ function prove(query: Json, taken: Taken[], plan: Json, compile: (text: string) 
     return null;
   }
   const text = JSON.stringify(first);
-  // Each marker must stand whole as a value; one rewritten (`contains` into `%…%`) does not.
+  // Each marker must stand whole as a value, as the compiler binds it.
   const markers = [...renaming(taken, 0, () => "").keys()];
   if (!markers.every((name) => text.includes(JSON.stringify(name)))) return null;
   const own = JSON.stringify(fill(first, valuesOf(taken)));

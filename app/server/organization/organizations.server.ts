@@ -448,8 +448,16 @@ export async function addMember(
   return member;
 }
 
+/**
+ * How many owners `organizationId` has. The database narrows the members to the roles that
+ * mention "owner" (a few, however many members there are); isOwner then tells "owner" from
+ * a custom role such as "co-owner".
+ */
 export async function ownerCount(organizationId: string, tx: Prisma.TransactionClient | typeof prisma = prisma) {
-  const members = await tx.member.findMany({ where: { organizationId }, select: { role: true } });
+  const members = await tx.member.findMany({
+    where: { organizationId, role: { contains: "owner" } },
+    select: { role: true },
+  });
   return members.filter((m) => isOwner(m.role)).length;
 }
 

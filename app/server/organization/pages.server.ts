@@ -38,8 +38,26 @@ export function organizationT(context: Readonly<RouterContextProvider>) {
 /**
  * The organization named by the URL and the caller's membership in it. One the caller does
  * not belong to is answered like one that does not exist: its slug tells outsiders nothing.
+ *
+ * The workspace's layout and its section ask at the same moment: while one request's read
+ * is under way, a second ask joins it. A read that has ended is not kept, so what a page's
+ * loaders read after its action is always new.
  */
-export async function organizationOfPage(url: URL, auth: AuthSession, slug: string) {
+export function organizationOfPage(url: URL, auth: AuthSession, slug: string) {
+  let reads = readsUnderWay.get(auth);
+  if (!reads) readsUnderWay.set(auth, (reads = new Map()));
+  let read = reads.get(slug);
+  if (!read) {
+    read = readOrganizationOfPage(url, auth, slug).finally(() => reads.delete(slug));
+    reads.set(slug, read);
+  }
+  return read;
+}
+
+/** The reads of organizationOfPage under way, by the request's session (one object per request) and slug. */
+const readsUnderWay = new WeakMap<AuthSession, Map<string, ReturnType<typeof readOrganizationOfPage>>>();
+
+async function readOrganizationOfPage(url: URL, auth: AuthSession, slug: string) {
   const organization = await prisma.organization.findUnique({ where: { slug } });
   const member = organization && (await membershipOf(auth.user.id, organization.id));
   if (!organization || !member) notFound(url.pathname);
