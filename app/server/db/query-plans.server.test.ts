@@ -170,6 +170,19 @@ describe.each(["sqlite", "postgresql"])("plans kept by shape (%s)", (provider) =
     }
   });
 
+  it("keeps the plan of a query without values (a page of everyone, newest first)", () => {
+    const { plain, cached, calls } = compilers();
+    const everyone = request({
+      modelName: "User",
+      action: "findMany",
+      query: { arguments: { orderBy: [{ createdAt: "desc" }, { id: "asc" }], take: 20 }, selection: { id: true } },
+    });
+    expect(cached.compile(everyone)).toEqual(plain.compile(everyone));
+    const proving = calls.count;
+    expect(cached.compile(everyone)).toEqual(plain.compile(everyone));
+    expect(calls.count).toBe(proving);
+  });
+
   it("keeps batches the same way", () => {
     const { plain, cached, calls } = compilers();
     const batch = (id: string) =>

@@ -97,7 +97,6 @@ export function planCaching<C extends CompilerClass>(QueryCompiler: C): C {
       const query = JSON.parse(request) as Json;
       const taken: Taken[] = [];
       const key = JSON.stringify(shapeOf(query, taken, 0));
-      if (taken.length === 0) return compile(request);
       const kept = this.#plans.get(key);
       if (kept) return fill(kept, valuesOf(taken));
       const plan = compile(request);
