@@ -61,7 +61,10 @@ function prismaQueryCompiler(): Plugin {
       }
       return code
         .replace(load, (_, provider) => `return ${module}.queryCompilerModule("${provider}")`)
-        .replace(runtime, (_, load) => `getRuntime: async () => ${module}.withPlanCache(await ${load})`);
+        .replace(
+          runtime,
+          (_, runtimeImport) => `getRuntime: async () => ${module}.withPlanCache(await ${runtimeImport})`,
+        );
     },
   };
 }

@@ -8,8 +8,9 @@
  *
  * A shape is kept only when that is proven for it: compiled with two different sets of
  * markers, the plans must agree once the markers are renamed, every marker must stand whole
- * as a value of the plan (one the compiler rewrote would not), and the plan made from the kept one with the first query's own values must
- * equal the plan the compiler makes of that query. Any other shape is compiled every time.
+ * as a value of the plan (one the compiler rewrote would not), and the plan made from the
+ * kept one with the first query's own values must equal the plan the compiler makes of that
+ * query. Any other shape is compiled every time.
  */
 
 /** What wasm-bindgen's QueryCompiler class offers the client. */
@@ -29,7 +30,7 @@ const VALUE_KEYS = new Set(["where", "data", "cursor", "having"]);
 const SHAPE_KEYS = new Set(["mode", "contains", "startsWith", "endsWith", "search"]);
 /** Raw SQL carries its values in its text: each query is its own shape, so none is kept. */
 const RAW = /"action":"(queryRaw|executeRaw|runCommandRaw|findRaw|aggregateRaw)"/;
-/** Shapes kept at most; the oldest goes first. An application has a few hundred. */
+/** Shapes kept at most, the oldest going first: a bound for shapes that vary with numbers (a page's `take`). */
 export const MAX_SHAPES = 1000;
 
 /** A value taken out of a query: a string, or a date's ISO text. */
@@ -39,11 +40,18 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 /** The i-th marker of a set: strings in Unicode's private use area, dates of a year no row has. */
 const marker = (set: 0 | 1, i: number, date: boolean) =>
   date ? new Date(Date.UTC(1900 + set, 0, 1) + i).toISOString() : `\u{E000}${set}:${i}\u{E000}`;
-/** Each marker of `set` for the values `taken`, to what `to` makes of the value. */
-const renaming = (taken: Taken[], set: 0 | 1, to: (value: Taken, i: number) => string) =>
-  new Map(taken.map((value, i) => [marker(set, i, value.date), to(value, i)]));
+/** The markers of `set` for the values `taken`, in order. */
+const markersOf = (taken: Taken[], set: 0 | 1) => taken.map((value, i) => marker(set, i, value.date));
+/** Each marker of `set` to the same value's entry of `to`. */
+const renaming = (taken: Taken[], set: 0 | 1, to: string[]) =>
+  new Map(markersOf(taken, set).map((name, i) => [name, to[i] ?? name]));
 /** The first set's markers to the values themselves. */
-const valuesOf = (taken: Taken[]) => renaming(taken, 0, (value) => value.value);
+const valuesOf = (taken: Taken[]) =>
+  renaming(
+    taken,
+    0,
+    taken.map((value) => value.value),
+  );
 
 /**
  * The shape of `node` with the markers of `set`, appending the values it takes out to `taken`.
@@ -121,13 +129,10 @@ function prove(query: Json, taken: Taken[], plan: Json, compile: (text: string) 
   }
   const text = JSON.stringify(first);
   // Each marker must stand whole as a value, as the compiler binds it.
-  const markers = [...renaming(taken, 0, () => "").keys()];
+  const markers = markersOf(taken, 0);
   if (!markers.every((name) => text.includes(JSON.stringify(name)))) return null;
   const own = JSON.stringify(fill(first, valuesOf(taken)));
   if (own.includes("\u{E000}") || own !== JSON.stringify(plan)) return null;
-  const renamed = fill(
-    second,
-    renaming(taken, 1, (value, i) => marker(0, i, value.date)),
-  );
+  const renamed = fill(second, renaming(taken, 1, markers));
   return JSON.stringify(renamed) === text ? first : null;
 }
