@@ -66,8 +66,16 @@ export async function withTranslations<T>(
 
 function fixedT(i18n: I18n, lng: string, ns: string | undefined): TFunction {
   const plain = new Map<string, string>();
-  return ((key: string, options?: object) => {
-    if (options) return i18n.t(key, { ...options, lng, ns });
+  const templates = new Map<string, Template | null>();
+  return ((key: string, options?: Record<string, unknown>) => {
+    if (options) {
+      let template = templates.get(key);
+      if (template === undefined) {
+        template = templateOf(i18n, lng, ns, key);
+        templates.set(key, template);
+      }
+      return (template && fill(template, options)) ?? i18n.t(key, { ...options, lng, ns });
+    }
     let text = plain.get(key);
     if (text === undefined) {
       text = i18n.t(key, { lng, ns });
@@ -75,6 +83,69 @@ function fixedT(i18n: I18n, lng: string, ns: string | undefined): TFunction {
     }
     return text;
   }) as TFunction;
+}
+
+/**
+ * A text whose only markup is `{{name}}` placeholders, split at them: texts at even places,
+ * placeholder names at odd ones. A row of a list calls `t` with values for each of its labels,
+ * and i18next resolves the key and copies the options anew on every such call, which was a
+ * tenth of a members page's memory churn; a template is filled in a single join.
+ */
+type Template = { parts: string[]; names: ReadonlySet<string> };
+
+/** Option names that change how i18next picks or treats a text: a text using one stays with i18next. */
+const I18NEXT_OPTIONS = new Set([
+  "count",
+  "context",
+  "ordinal",
+  "defaultValue",
+  "lng",
+  "lngs",
+  "ns",
+  "keyPrefix",
+  "replace",
+  "returnObjects",
+  "returnDetails",
+  "joinArrays",
+  "postProcess",
+  "interpolation",
+  "fallbackLng",
+  "skipInterpolation",
+  "nsSeparator",
+  "keySeparator",
+]);
+
+/**
+ * The template of `key` in `lng` itself, or null where i18next's own rules are needed: a key
+ * naming its namespace, a text missing in this language (the fallback's), a nested `$t(…)`, a
+ * formatted or unescaped placeholder (`{{date, datetime}}`, `{{- name}}`) or a reserved name.
+ */
+function templateOf(i18n: I18n, lng: string, ns: string | undefined, key: string): Template | null {
+  if (key.includes(":")) return null;
+  const text: unknown = i18n.getResource(lng, ns ?? String(i18n.options.defaultNS), key);
+  if (typeof text !== "string" || text.includes("$t(")) return null;
+  const parts = text.split(/\{\{(.+?)\}\}/);
+  for (let i = 1; i < parts.length; i += 2) {
+    const name = parts[i]!.trim();
+    if (!/^\w+$/.test(name) || I18NEXT_OPTIONS.has(name)) return null;
+    parts[i] = name;
+  }
+  return { parts, names: new Set(parts.filter((_, i) => i % 2 === 1)) };
+}
+
+/**
+ * `template` with `values`, or null when i18next must do it: a placeholder without a string
+ * or number value, or a value the text has no placeholder for (a count, a context…).
+ */
+function fill({ parts, names }: Template, values: Record<string, unknown>): string | null {
+  for (const name in values) if (!names.has(name)) return null;
+  let text = parts[0]!;
+  for (let i = 1; i < parts.length; i += 2) {
+    const value = values[parts[i]!];
+    if (typeof value !== "string" && typeof value !== "number") return null;
+    text += String(value) + parts[i + 1]!;
+  }
+  return text;
 }
 
 function load(locale: string, namespaces: string[]): Promise<void> {
