@@ -15,12 +15,14 @@ test("a user row's menu closes after its action, a post or a dialog", async ({ p
   const menu = row.locator("details[data-menu]");
   await expect(menu).toHaveAttribute("open", "");
 
-  // A post: the page is revalidated in place, and the menu is closed over the result.
+  // A post: the page is revalidated in place (no new document), and the menu is closed over the result.
+  await page.evaluate(() => ((window as { stayed?: boolean }).stayed = true));
   await row.getByRole("button", { name: t("admin:users.actions.makeAdmin") }).click();
   await expect(toast(page, t("admin:users.done.set-role"))).toBeVisible();
   await expect(row.locator("td").filter({ hasText: t("admin:users.roles.admin") })).toHaveCount(1);
   await expect(menu).not.toHaveAttribute("open", "");
   await expect(row.getByRole("button", { name: t("admin:users.actions.makeUser") })).toBeHidden();
+  expect(await page.evaluate(() => (window as { stayed?: boolean }).stayed)).toBe(true);
 
   // Again, back to a user.
   await row.locator("summary").click();

@@ -31,12 +31,24 @@ test("walks the six sections of an organization by their tabs and uses a form in
   // ---- members: one role control per row, with its own Save ----
   await openSection(page, locale, name, "members");
   await expect(page).toHaveURL(`${base}/members`);
+  // The rows' plain forms and links work in the page: no new document is loaded.
+  const stayed = () => page.evaluate(() => (window as { stayed?: boolean }).stayed === true);
+  await page.evaluate(() => ((window as { stayed?: boolean }).stayed = true));
   const row = page.getByTestId("member-list").locator(`li[data-member="${member.email}"]`);
   await row
     .getByLabel(t("organization:members.roleLabel", { name: member.name }), { exact: true })
     .selectOption("admin");
   await row.getByRole("button", { name: t("organization:members.saveLabel", { name: member.name }) }).click();
   await expect(toast(page, t("organization:members.roleSaved", { name: member.name }))).toBeVisible();
+  await expect(page).toHaveURL(`${base}/members`);
+  expect(await stayed()).toBe(true);
+  // Remove opens its confirmation over the list; Escape closes it.
+  await row.getByRole("link", { name: t("organization:members.removeLabel", { name: member.name }) }).click();
+  await expect(page.getByTestId("confirm-dialog")).toBeVisible();
+  await expect(page).toHaveURL(new RegExp(`${base}/members/[^/]+/remove$`));
+  expect(await stayed()).toBe(true);
+  await page.keyboard.press("Escape");
+  await expect(page.getByTestId("confirm-dialog")).toHaveCount(0);
   await expect(page).toHaveURL(`${base}/members`);
 
   // ---- invitations: invite, cancel; the canceled one goes to the history ----

@@ -244,5 +244,11 @@ export function useRowForm(key: string) {
   const actionData = useActionData() as KeyedResult;
   const result = (fetcher.data as KeyedResult)?.result ?? (actionData?.key === key ? actionData.result : undefined);
   const errors = Object.values(result?.error ?? {}).flatMap((list) => list ?? []);
-  return { fetcher, errors, pending: fetcher.state !== "idle" };
+  /** Posts a plain form of a long list (useRowActions) through this row's fetcher, as its `fetcher.Form` would. */
+  const submit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    void fetcher.submit(submitter ?? event.currentTarget);
+  };
+  return { fetcher, errors, pending: fetcher.state !== "idle", submit };
 }

@@ -1,12 +1,12 @@
-import type { FormEvent, MouseEvent } from "react";
 import { navigation } from "~/config/navigation";
-import { Form, Outlet, useLocation, useNavigate } from "react-router";
+import { Form, Outlet, useLocation } from "react-router";
 import type { Route } from "./+types/users";
 import { AppLink } from "~/components/AppLink";
 import { Icon } from "~/components/Icon";
 import { StackedLabel, StackedTable, stackedCell, stackedRow } from "~/components/reports/StackedTable";
 import { buttonClass } from "~/components/ui/Button";
 import { Pagination } from "~/components/ui/Pagination";
+import { useRowActions } from "~/components/ui/row-actions";
 import { localizePath } from "~/i18n/config";
 import { setRoleSchema, userRowSchema, viewOf, type UsersView } from "~/lib/admin-forms";
 import { PAGE_SIZES } from "~/lib/form-limits";
@@ -106,7 +106,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
   const locale = useLocale();
   const localize = useLocalize();
   const { search } = useLocation();
-  const navigate = useNavigate();
+  const rowActions = useRowActions();
   const { view, users, total, me } = loaderData;
   const pages = Math.max(1, Math.ceil(total / view.size));
   const number = numberFormat(locale);
@@ -130,24 +130,6 @@ export default function Users({ loaderData }: Route.ComponentProps) {
         </AppLink>
       </th>
     );
-  };
-  // The rows' dialog links are plain anchors, opened in the app here as a Link would open them:
-  // a Link each was half the cost of rendering a row (9 ms of a page of 100).
-  const openDialog = (event: MouseEvent) => {
-    const link = (event.target as Element).closest("a[data-dialog]");
-    if (!link || event.defaultPrevented || event.button !== 0) return;
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
-    event.preventDefault();
-    const menu = link.closest("details[data-menu]");
-    menu?.removeAttribute("open");
-    // The link is hidden with its menu: the menu's button holds focus, and has it back after.
-    menu?.querySelector("summary")?.focus();
-    navigate(link.getAttribute("href")!, { preventScrollReset: true });
-  };
-  // A row's menu closes once one of its items is chosen: the page stays (it is revalidated
-  // in place), and the menu would otherwise stay open over the result.
-  const closeMenu = (event: FormEvent) => {
-    (event.target as Element).closest("details[data-menu]")?.removeAttribute("open");
   };
   const field =
     "rounded-md border border-slate-300 bg-white px-2 py-1.5 text-sm dark:border-slate-700 dark:bg-slate-900";
@@ -244,8 +226,8 @@ export default function Users({ loaderData }: Route.ComponentProps) {
 
       {/* Cards on a phone, a table from md up; a row's menu may hang below the list. */}
       <StackedTable
-        onClick={openDialog}
-        onSubmit={closeMenu}
+        onClick={rowActions.onClick}
+        onSubmit={rowActions.onSubmit}
         data-testid="user-list"
         empty={users.length ? null : t("users.empty")}
         head={
@@ -302,7 +284,7 @@ export default function Users({ loaderData }: Route.ComponentProps) {
               {billingDate(locale, new Date(user.createdAt))}
             </td>
             <td className={`${cell} order-2 row-span-2 text-right md:py-2`}>
-              <RowActions user={user} self={user.id === me} search={search} />
+              <RowActions user={user} self={user.id === me} search={search} action={rowActions.action} />
             </td>
           </tr>
         ))}
@@ -350,10 +332,12 @@ function RowActions({
   user,
   self,
   search,
+  action,
 }: {
   user: { id: string; name: string; role: string; banned: boolean; twoFactorEnabled: boolean };
   self: boolean;
   search: string;
+  action: string;
 }) {
   const { t } = useTranslation("admin");
   const localize = useLocalize();
@@ -362,7 +346,7 @@ function RowActions({
       {label}
     </button>
   );
-  // Opened in the app by the table (openDialog in Users).
+  // Opened and submitted in the app by the table (useRowActions in Users).
   const dialog = (path: string, label: string) => (
     <a href={localize(`/admin/users/${user.id}/${path}${search}`)} data-dialog>
       {label}
@@ -378,9 +362,10 @@ function RowActions({
       </summary>
       {/* One form for the row's buttons: the role is read by set-role only. The items are
           styled here (*: its children) rather than each on its own: 40 KB less per 100 rows. */}
-      <Form
+      <form
         method="post"
-        preventScrollReset
+        action={action}
+        data-row-form
         className="absolute right-0 z-30 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg *:block *:w-full *:rounded *:px-3 *:py-1.5 *:text-left *:hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:*:hover:bg-slate-800"
       >
         <input type="hidden" name="userId" value={user.id} />
@@ -392,7 +377,7 @@ function RowActions({
         {dialog("password", t("users.actions.setPassword"))}
         {user.twoFactorEnabled ? dialog("two-factor", t("users.actions.resetTwoFactor")) : null}
         {self ? null : dialog("delete", t("users.actions.delete"))}
-      </Form>
+      </form>
     </details>
   );
 }

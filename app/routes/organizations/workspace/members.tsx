@@ -1,12 +1,12 @@
 import { Outlet, useLocation } from "react-router";
 import type { z } from "zod";
 import type { Route } from "./+types/members";
-import { AppLink } from "~/components/AppLink";
 import { RoleBadge, useRoleText } from "~/components/RoleBadge";
 import { buttonClass, SubmitButton } from "~/components/ui/Button";
 import { FormErrors } from "~/components/ui/FormErrors";
 import { inputClass } from "~/components/ui/Input";
 import { Pagination } from "~/components/ui/Pagination";
+import { useRowActions } from "~/components/ui/row-actions";
 import { Section } from "~/components/ui/Section";
 import { useRowForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
@@ -117,6 +117,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   const { total, page, pages } = loaderData.membersPage;
   // A dialog opened from this page of members comes back to it.
   const onPage = membersPath("", page);
+  const rowActions = useRowActions();
   return (
     <>
       <Section id="members" title={t("members.title")} description={t("members.description")}>
@@ -129,6 +130,7 @@ export default function Members({ loaderData }: Route.ComponentProps) {
         <ul
           data-testid="member-list"
           aria-label={t("members.title")}
+          onClick={rowActions.onClick}
           className="divide-y divide-slate-200 dark:divide-slate-800"
         >
           {loaderData.members.map((member) => (
@@ -150,7 +152,12 @@ export default function Members({ loaderData }: Route.ComponentProps) {
               </div>
               <div className="min-w-0">
                 {member.editable ? (
-                  <RoleForm key={`role-${member.id}-${key}`} member={member} roles={loaderData.assignableRoles} />
+                  <RoleForm
+                    key={`role-${member.id}-${key}`}
+                    member={member}
+                    roles={loaderData.assignableRoles}
+                    action={rowActions.action}
+                  />
                 ) : (
                   <div className="flex flex-col items-start gap-1">
                     <RoleBadge role={member.role} />
@@ -167,14 +174,14 @@ export default function Members({ loaderData }: Route.ComponentProps) {
               </div>
               <div className="md:text-right">
                 {member.removable ? (
-                  <AppLink
-                    to={`${here}/${member.id}/remove${onPage}`}
-                    preventScrollReset
+                  <a
+                    href={`${here}/${member.id}/remove${onPage}`}
+                    data-dialog
                     aria-label={t("members.removeLabel", { name: member.name })}
                     className={buttonClass("dangerOutline", "shrink-0 px-3 py-1.5 whitespace-nowrap")}
                   >
                     {t("members.remove")}
-                  </AppLink>
+                  </a>
                 ) : null}
               </div>
             </li>
@@ -194,15 +201,24 @@ export default function Members({ loaderData }: Route.ComponentProps) {
   );
 }
 
-function RoleForm({ member, roles }: { member: LoaderData["members"][number]; roles: readonly string[] }) {
+/** A member's role form: a plain form of the list (useRowActions), posted through the row's own fetcher. */
+function RoleForm({
+  member,
+  roles,
+  action,
+}: {
+  member: LoaderData["members"][number];
+  roles: readonly string[];
+  action: string;
+}) {
   const { t } = useTranslation("organization");
   const roleText = useRoleText();
-  const { fetcher, errors, pending } = useRowForm(`update-member-role-${member.id}`);
+  const { submit, errors, pending } = useRowForm(`update-member-role-${member.id}`);
   const id = `role-${member.id}`;
   // A combined role ("admin,member") is offered as it is, besides the single ones.
   const options = roles.includes(member.role) ? roles : [member.role, ...roles];
   return (
-    <fetcher.Form method="post" className="flex flex-col gap-1">
+    <form method="post" action={action} onSubmit={submit} className="flex flex-col gap-1">
       <input type="hidden" name="intent" value="update-member-role" />
       <input type="hidden" name="memberId" value={member.id} />
       <div className="flex items-center gap-2">
@@ -233,7 +249,7 @@ function RoleForm({ member, roles }: { member: LoaderData["members"][number]; ro
         </SubmitButton>
       </div>
       <FormErrors id={`${id}-errors`} errors={errors} />
-    </fetcher.Form>
+    </form>
   );
 }
 
