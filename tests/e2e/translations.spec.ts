@@ -32,6 +32,10 @@ for (const { path, namespaces } of PAGES) {
     page.on("pageerror", (error) => errors.push(error.message));
     page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
     await page.goto(path);
+    // A page that hydrates has loaded its namespaces by then (entry.client.tsx loads them
+    // first). The network going quiet alone is no proof: on a busy machine the browser can
+    // be quiet for half a second between the page's modules and the namespaces they import.
+    if (namespaces.length) await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     await page.waitForLoadState("networkidle");
     expect([...new Set(loaded)].sort()).toEqual(namespaces);
     // Hydrated (where it is) without a mismatch: the browser's strings are the server's.
