@@ -61,6 +61,8 @@ for (const locale of ["en", "ja"] as const) {
       if (match) loaded.push(`${match[1]}/${match[2]}`);
     });
     await page.goto(`${P}/organizations`);
+    // Hydrated means its namespaces have loaded (the network going quiet alone is no proof).
+    await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
     await page.waitForLoadState("networkidle");
     await expect(page.getByTestId("organization-list").locator("li[data-active]")).toHaveAttribute(
       "data-slug",
