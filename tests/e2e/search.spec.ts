@@ -24,7 +24,9 @@ test("the search palette opens with the keyboard and navigates", async ({ page }
   await expect(dialog).toBeHidden();
 
   // Pricing's own document is not hydrated (decision 0020); reached from a live page it is
-  // drawn by React, and the palette stays at hand.
+  // drawn by React, and the palette stays at hand. The address changes before React draws the
+  // new page, which brings its own palette: the shortcut is pressed once that page is drawn.
+  await expect(page.getByRole("heading", { level: 1, name: "Simple, transparent pricing" })).toBeVisible();
   // Arrow keys move the selection; Escape closes.
   await page.keyboard.press("Control+k");
   await expect(dialog).toBeVisible();

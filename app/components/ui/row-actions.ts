@@ -14,16 +14,13 @@ export function useRowActions() {
   const submit = useSubmit();
   const action = useFormAction();
 
-  /** A row's menu (`details[data-menu]`) closes once one of its items is chosen. */
-  const closeMenu = (element: Element) => element.closest("details[data-menu]")?.removeAttribute("open");
-
   const onClick = (event: MouseEvent) => {
     const link = (event.target as Element).closest("a[data-dialog]");
     if (!link || event.defaultPrevented || event.button !== 0) return;
     if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return; // a new tab or window
     event.preventDefault();
     const menu = link.closest("details[data-menu]");
-    closeMenu(link);
+    menu?.removeAttribute("open");
     // The link is hidden with its menu: the menu's button holds focus, and has it back after.
     menu?.querySelector("summary")?.focus();
     navigate(link.getAttribute("href")!, { preventScrollReset: true });
@@ -33,11 +30,17 @@ export function useRowActions() {
     const form = event.target as HTMLFormElement;
     if (event.defaultPrevented || !form.matches("form[data-row-form]")) return;
     event.preventDefault();
-    closeMenu(form);
-    // The button pressed names the intent.
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    void submit(submitter ?? form, { preventScrollReset: true });
+    // A row's menu (`details[data-menu]`) closes once one of its items is chosen.
+    form.closest("details[data-menu]")?.removeAttribute("open");
+    void submit(submitted(event), { preventScrollReset: true });
   };
 
   return { action, onClick, onSubmit };
+}
+
+/** What a submit event sends: the button pressed (its name and value name the intent), else its form. */
+export function submitted(event: FormEvent): HTMLButtonElement | HTMLFormElement {
+  return (
+    ((event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null) ?? (event.target as HTMLFormElement)
+  );
 }

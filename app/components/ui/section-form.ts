@@ -3,6 +3,7 @@ import { useEffect, useId, useRef, useState, type FormEvent } from "react";
 import { useActionData, useFetcher } from "react-router";
 import type { z } from "zod";
 import { useLocale } from "~/lib/use-root-data";
+import { submitted } from "./row-actions";
 
 /** A form's schema, fetched when needed: `() => import("~/lib/auth-forms").then((m) => m.signInSchema)`. */
 export type SchemaLoader<Schema extends z.ZodObject> = () => Promise<Schema>;
@@ -247,8 +248,7 @@ export function useRowForm(key: string) {
   /** Posts a plain form of a long list (useRowActions) through this row's fetcher, as its `fetcher.Form` would. */
   const submit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
-    const submitter = (event.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    void fetcher.submit(submitter ?? event.currentTarget);
+    void fetcher.submit(submitted(event));
   };
   return { fetcher, errors, pending: fetcher.state !== "idle", submit };
 }
