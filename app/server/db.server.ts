@@ -10,6 +10,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient as PostgresClient } from "../../generated/prisma/postgres/client";
 import { Prisma, PrismaClient as SqliteClient } from "../../generated/prisma/sqlite/client";
+import { reusePreparedStatements } from "./db/statements.server";
 import { DEFAULT_DATABASE_URL, providerOf, sqliteFilePath, type Provider } from "./db/url.server";
 import { metricsEnabled, observeQuery } from "./metrics.server";
 
@@ -55,6 +56,7 @@ class SqliteAdapterFactory extends PrismaBetterSQLite3 {
     // better-sqlite3 creates the file but not its directory (data/ on a fresh checkout).
     if (this.#file !== ":memory:") mkdirSync(dirname(this.#file), { recursive: true });
     const adapter = await super.connect();
+    reusePreparedStatements(adapter);
     // synchronous=NORMAL is safe with WAL (a power cut may lose the last commits, never
     // corrupt the file). foreign_keys is better-sqlite3's default, stated here because the
     // cascades in the schema depend on it.
