@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useRef, useState, useSyncExternalStore } from "react";
 import { useTranslation } from "~/lib/translations";
 import { useNavigate } from "react-router";
 import { Icon } from "~/components/Icon";
@@ -6,6 +6,24 @@ import { navigateTo } from "~/lib/navigate";
 import { useLocalize } from "~/lib/use-root-data";
 
 const SearchResults = lazy(() => import("~/components/SearchResults"));
+
+/**
+ * Whether the palette is open, kept outside its component. A navigation changes the address
+ * before React draws the new page, and a page with its own Navbar brings a new palette: the
+ * shortcut pressed in between reaches the old one, and the new one must open all the same.
+ * Only the browser sets it; the server always draws the palette closed.
+ */
+let paletteOpen = false;
+const listeners = new Set<() => void>();
+function setPaletteOpen(open: boolean) {
+  if (open === paletteOpen) return;
+  paletteOpen = open;
+  for (const listener of listeners) listener();
+}
+function subscribe(listener: () => void) {
+  listeners.add(listener);
+  return () => listeners.delete(listener);
+}
 
 /**
  * Ctrl/Cmd+K palette over the pages this visitor may open. A native <dialog> gives focus
@@ -18,7 +36,11 @@ export function SearchPalette() {
   const dialog = useRef<HTMLDialogElement>(null);
   // The field and list are only rendered while the palette is open: no page pays for them on
   // the server, nor loads their code before the palette is first opened.
-  const [isOpen, setIsOpen] = useState(false);
+  const isOpen = useSyncExternalStore(
+    subscribe,
+    () => paletteOpen,
+    () => false,
+  );
   // The shortcut's name on this keyboard; the server cannot know it, so it says Ctrl first.
   const [onMac, setOnMac] = useState(false);
   useEffect(() => setOnMac(/Mac|iPhone|iPad/.test(navigator.platform)), []);
@@ -26,7 +48,7 @@ export function SearchPalette() {
   // The dialog opens when its content has arrived (SearchResults shows it), so keys typed at
   // once reach the search field.
   function open() {
-    setIsOpen(true);
+    setPaletteOpen(true);
   }
 
   function go(path: string) {
@@ -64,7 +86,7 @@ export function SearchPalette() {
         ref={dialog}
         aria-label={t("search.label")}
         onClick={(event) => event.target === dialog.current && dialog.current.close()}
-        onClose={() => setIsOpen(false)}
+        onClose={() => setPaletteOpen(false)}
         className="m-auto mt-[15vh] w-[calc(100%-2rem)] max-w-lg rounded-xl border border-slate-200 bg-white p-0 text-slate-900 shadow-2xl backdrop:bg-slate-950/50 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100"
       >
         {isOpen ? (

@@ -24,8 +24,7 @@ test("the search palette opens with the keyboard and navigates", async ({ page }
   await expect(dialog).toBeHidden();
 
   // Pricing's own document is not hydrated (decision 0020); reached from a live page it is
-  // drawn by React, and the palette stays at hand. The address changes before React draws the
-  // new page, which brings its own palette: the shortcut is pressed once that page is drawn.
+  // drawn by React, and the palette stays at hand.
   await expect(page.getByRole("heading", { level: 1, name: "Simple, transparent pricing" })).toBeVisible();
   // Arrow keys move the selection; Escape closes.
   await page.keyboard.press("Control+k");
@@ -45,4 +44,27 @@ test("the search palette speaks the page language", async ({ page }) => {
   await expect(dialog).toBeVisible();
   await page.keyboard.press("Enter");
   await expect(page).toHaveURL(/\/ja$/);
+});
+
+test("the shortcut pressed while a navigation is being drawn opens the new page's palette", async ({ page }) => {
+  await page.goto("/signin");
+  await expect(page.locator("html")).toHaveAttribute("data-hydrated", "true");
+  // The shortcut arrives at the one moment a fast hand can hit: the address has changed and
+  // React has not yet drawn the page, whose Navbar brings a palette of its own.
+  await page.evaluate(() => {
+    const push = history.pushState.bind(history);
+    history.pushState = (...args: Parameters<History["pushState"]>) => {
+      push(...args);
+      history.pushState = push;
+      window.dispatchEvent(new KeyboardEvent("keydown", { key: "k", ctrlKey: true }));
+    };
+  });
+  await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Pricing" }).click();
+  await expect(page).toHaveURL(/\/pricing$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Simple, transparent pricing" })).toBeVisible();
+  const dialog = page.getByRole("dialog", { name: "Search pages" });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole("combobox")).toBeFocused();
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
 });
