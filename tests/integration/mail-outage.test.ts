@@ -5,7 +5,8 @@
  * two-factor code) answer as usual; their messages wait in the job queue, sealed, and the
  * workers of both instances keep trying. Once SMTP is back on the same port, every message
  * arrives exactly once. Then a message whose every attempt fails: an error line without its
- * link, and the job marked failed.
+ * link, and the job marked failed; and one whose recipient the mail server refuses for good,
+ * failed at its first attempt.
  *
  * On PostgreSQL the instances share pg-boss's queue (each job to one worker, SKIP LOCKED); on
  * SQLite they are two processes on one file sharing plainjob's (each job claimed in an
@@ -239,6 +240,64 @@ describe("a message every attempt of which fails", () => {
       expect(line).not.toMatch(/https?:\/\/[^"]*token/);
     }
     await eventually(async () => (await queuedMail(db.url)).some((row) => row.failed), 5_000, "the job to be failed");
+  });
+});
+
+describe("a recipient the mail server refuses for good", () => {
+  let db: TestDatabase;
+  let mailbox: Mailbox;
+  let server: RunningServer;
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    // 550 for any address at nowhere.test; sixty retries, a second apart, would be allowed.
+    mailbox = await startMailbox({ refuses: (recipient) => recipient.endsWith("@nowhere.test") });
+    server = await startServer({ DATABASE_URL: db.url, AUTH_SECRET: SECRET, SMTP_URL: mailbox.url, ...FAST_RETRIES });
+    Object.assign(process.env, { DATABASE_URL: db.url, AUTH_SECRET: SECRET, BASE_URL: server.url });
+  });
+
+  afterAll(async () => {
+    const { closeDatabase } = await import("~/server/db.server");
+    await closeDatabase();
+    await server?.stop();
+    await mailbox?.close();
+    await db?.drop();
+  });
+
+  it("is given up on at its first refusal and failed in the queue, while other mail still goes out", async () => {
+    const signUp = (email: string) =>
+      fetch(`${server.url}/api/auth/sign-up/email`, {
+        method: "POST",
+        headers: { "Content-Type": "application/json", Origin: server.url },
+        body: JSON.stringify({ email, password: PASSWORD, name: "Refused" }),
+      });
+    const refused = `${uniqueEmail("gone").split("@")[0]}@nowhere.test`;
+    expect((await signUp(refused)).status).toBe(200);
+
+    await eventually(() => server.stdout().includes('"msg":"Email not sent"'), 15_000, "the email to be given up on");
+    const failed = server
+      .stdout()
+      .split("\n")
+      .find((line) => line.includes('"msg":"Email not sent"'))!;
+    expect((JSON.parse(failed) as { err: { message: string } }).err.message).toMatch(
+      /^The verify-email email was not sent after 1 attempt: .*550/,
+    );
+    await eventually(async () => (await queuedMail(db.url)).some((row) => row.failed), 5_000, "the job to be failed");
+
+    // No second attempt follows: three retry delays later, still one line about it, no warning.
+    await new Promise((resolve) => setTimeout(resolve, 3_500));
+    const lines = server
+      .stdout()
+      .split("\n")
+      .filter((line) => line.includes("verify-email"));
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain(refused);
+    expect(await queuedMail(db.url)).toEqual([expect.objectContaining({ failed: true })]);
+
+    // The refusal was that message's alone.
+    const welcome = uniqueEmail("welcome");
+    expect((await signUp(welcome)).status).toBe(200);
+    expect((await mailbox.waitFor(welcome)).subject).toBeTruthy();
   });
 });
 

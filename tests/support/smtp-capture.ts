@@ -105,11 +105,17 @@ export interface SmtpCapture {
 export async function startSmtpCapture(options: {
   port?: number;
   onMail(mail: ParsedMail, raw: Buffer): void;
+  /** Recipients refused with 550, as a server refuses a mailbox that does not exist. */
+  refuses?: (recipient: string) => boolean;
 }): Promise<SmtpCapture> {
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS", "AUTH"],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (!options.refuses?.(address.address)) return callback();
+      callback(Object.assign(new Error("5.1.1 No such mailbox"), { responseCode: 550 }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));

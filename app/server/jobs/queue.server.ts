@@ -6,7 +6,8 @@
  * interface, below the layers, so any domain may define and enqueue jobs:
  *
  * - `defineJob(name, handler, { retry, concurrency })` at module load; a handler that throws
- *   is retried under its policy, and is told its attempt and whether it is the last one;
+ *   is retried under its policy, and is told its attempt and whether it is the last one; one
+ *   that throws a `FinalJobFailure` is failed at once, whatever attempts are left;
  * - `enqueue(name, payload, { delaySeconds })` from anywhere (it opens the queue if needed);
  * - `startQueue()` / `stopQueue()` with the server, `queueDepth()` for metrics.
  *
@@ -39,6 +40,9 @@ export interface JobContext {
   /** No retry follows when this attempt throws. */
   lastAttempt: boolean;
 }
+
+/** What a handler throws when no later attempt can succeed (a mail server refusing the recipient): no retry follows. */
+export class FinalJobFailure extends Error {}
 
 type Handler = (payload: unknown, context: JobContext) => Promise<void>;
 
@@ -183,7 +187,19 @@ async function pgBoss(connectionString: string): Promise<Backend> {
               items.map((item) =>
                 job
                   .handler(item.data, { attempt: item.retryCount + 1, lastAttempt: item.retryCount >= item.retryLimit })
-                  .catch((error: Error) => boss.fail(job.name, item.id, { message: error.message })),
+                  .catch(async (error: Error) => {
+                    // pg-boss retries any failed job with retries left; it has no final failure of
+                    // its own, so the job is first given no more retries than it has had.
+                    if (error instanceof FinalJobFailure) {
+                      await boss
+                        .getDb()
+                        .executeSql(`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`, [
+                          job.name,
+                          item.id,
+                        ]);
+                    }
+                    await boss.fail(job.name, item.id, { message: error.message });
+                  }),
               ),
             );
             if (items.length === PG_BATCH_SIZE && id) boss.notifyWorker(id);
@@ -284,7 +300,7 @@ async function plainJob(file: string): Promise<Backend> {
     try {
       await job.handler(payload, { attempt, lastAttempt: attempt > policy.limit });
     } catch (error) {
-      if (attempt > policy.limit) throw error;
+      if (attempt > policy.limit || error instanceof FinalJobFailure) throw error;
       add(job, { payload, attempt: attempt + 1 }, retryDelaySeconds(policy, attempt));
     }
   }

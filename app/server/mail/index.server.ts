@@ -16,7 +16,7 @@ import { loadEnv, type Env } from "~/server/env.server";
 import { decryptSecret, encryptSecret } from "~/server/crypto.server";
 import { reportError } from "~/server/error-report.server";
 import { i18nFor } from "~/server/i18n.server";
-import { defineJob, enqueue, type JobContext, type RetryPolicy } from "~/server/jobs/queue.server";
+import { defineJob, enqueue, FinalJobFailure, type JobContext, type RetryPolicy } from "~/server/jobs/queue.server";
 import { currentRequest, logger, runInRequest } from "~/server/log.server";
 import { renderEmail, type TemplateData, type TemplateName } from "./templates.server";
 import { mailFailed, mailSent } from "~/server/metrics.server";
@@ -140,6 +140,10 @@ async function send({ template, messageId, date, sealed }: MailJob, { attempt, l
     // Every failed attempt counts: an alert sees an outage at its first refusal, not hours later.
     mailFailed.inc({ template });
     const reason = error instanceof Error ? error.message : String(error);
+    if (refusedForGood(error)) {
+      givenUp(template, attempt, reason);
+      throw new FinalJobFailure(reason, { cause: error });
+    }
     if (lastAttempt) givenUp(template, attempt, reason);
     else logger().warn({ template, attempt }, `Sending the ${template} email failed, trying again later: ${reason}`);
     throw error;
@@ -150,11 +154,28 @@ async function send({ template, messageId, date, sealed }: MailJob, { attempt, l
 }
 
 /**
- * One email given up on after its last attempt. It goes to the error hook (and the log at
+ * Whether the mail server refused this message itself for good: a permanent (5xx) answer to
+ * its recipient or its content. Trying again would be refused the same way. A 5xx elsewhere
+ * (signing in, the sender) is the server's configuration, which an operator can mend while
+ * the message waits, as are a 4xx and a connection that failed.
+ */
+function refusedForGood(error: unknown): boolean {
+  const { responseCode, command } = error as { responseCode?: unknown; command?: unknown };
+  return (
+    typeof responseCode === "number" &&
+    responseCode >= 500 &&
+    responseCode < 600 &&
+    (command === "RCPT TO" || command === "DATA")
+  );
+}
+
+/**
+ * One email given up on after its last attempt, or at the first when it was refused for good. It goes to the error hook (and the log at
  * level error), without recipient or content.
  */
 function givenUp(template: TemplateName, attempts: number, reason: string): void {
-  reportError(new Error(`The ${template} email was not sent after ${attempts} attempts: ${reason}`), "Email not sent");
+  const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
+  reportError(new Error(`The ${template} email was not sent after ${tries}: ${reason}`), "Email not sent");
 }
 
 async function deliver(

@@ -32,13 +32,20 @@ export interface Mailbox {
   close(): Promise<void>;
 }
 
-/** Listens on `port` (0: any free one), e.g. again where a closed mailbox was. */
-export async function startMailbox({ port = 0 }: { port?: number } = {}): Promise<Mailbox> {
+/**
+ * Listens on `port` (0: any free one), e.g. again where a closed mailbox was; refuses the
+ * recipients `refuses` names with 550.
+ */
+export async function startMailbox({
+  port = 0,
+  refuses,
+}: { port?: number; refuses?: (recipient: string) => boolean } = {}): Promise<Mailbox> {
   const messages: CapturedMail[] = [];
   const taken = new Set<CapturedMail>();
   const listeners = new Set<() => void>();
   const capture = await startSmtpCapture({
     port,
+    refuses,
     onMail(mail, raw) {
       messages.push({ ...mail, raw: raw.toString("utf8") });
       noteMailSecrets(mail.links);
