@@ -112,6 +112,12 @@ function relyingParty() {
   };
 }
 
+/** What a response must carry: the challenge this server issued, signed for this origin and RP id. */
+function expected(expectedChallenge: string) {
+  const { rpID, origin } = relyingParty();
+  return { expectedChallenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false };
+}
+
 // ---- rows ----
 
 /** better-auth's passkey row, column for column. */
@@ -232,16 +238,12 @@ export async function verifyRegistration(
 ): Promise<PasskeyRow> {
   const challenge = await consumeChallenge(request, "registration");
   if (challenge.userId !== auth.user.id) fail("YOU_ARE_NOT_ALLOWED_TO_REGISTER_THIS_PASSKEY");
-  const { rpID, origin } = relyingParty();
   const info = await (
     await webauthn()
   )
     .verifyRegistrationResponse({
       response: input.response as RegistrationResponseJSON,
-      expectedChallenge: challenge.expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
-      requireUserVerification: false,
+      ...expected(challenge.expectedChallenge),
     })
     .then(
       (result) => (result.verified ? result.registrationInfo : null),
@@ -364,22 +366,18 @@ export async function verifyAuthentication(
   const refuse = (reason: string, status: 400 | 401) =>
     signInFailure(reason, passkey.userId, credentialID, meta, "AUTHENTICATION_FAILED", status);
 
-  const { rpID, origin } = relyingParty();
   const result = await (
     await webauthn()
   )
     .verifyAuthenticationResponse({
       response: input.response as AuthenticationResponseJSON,
-      expectedChallenge: challenge.expectedChallenge,
-      expectedOrigin: origin,
-      expectedRPID: rpID,
+      ...expected(challenge.expectedChallenge),
       credential: {
         id: credentialID,
         publicKey: new Uint8Array(Buffer.from(passkey.publicKey, "base64")),
         counter: passkey.counter,
         transports: transportsOf(passkey.transports),
       },
-      requireUserVerification: false,
     })
     .catch(() => null); // thrown: wrong type, challenge, origin, RP id, UP flag, counter or encoding
   if (!result || result.authenticationInfo.newCounter > MAX_COUNTER) return refuse("INVALID_RESPONSE", 400);

@@ -41,7 +41,8 @@ export function reusePreparedStatements(adapter: object): void {
   if (!(db instanceof Database)) throw new Error("The SQLite adapter's connection is not where it was.");
   const compile = db.prepare.bind(db);
   const kept = new Map<string, Kept>();
-  const prepare = (sql: string) => {
+  /** The statement of `sql`, compiled now if it is not kept, and marked the most recently used. */
+  const keep = (sql: string): Kept => {
     let entry = kept.get(sql);
     if (entry) {
       kept.delete(sql); // to the end of the order: the most recently used
@@ -53,8 +54,11 @@ export function reusePreparedStatements(adapter: object): void {
       if (kept.size >= MAX_STATEMENTS) kept.delete(kept.keys().next().value!);
     }
     kept.set(sql, entry);
-    const view = entry;
-    return { run: () => view.statement.run(), bind: (args: unknown[]) => bound(view, args) };
+    return entry;
+  };
+  const prepare = (sql: string) => {
+    const entry = keep(sql);
+    return { run: () => entry.statement.run(), bind: (args: unknown[]) => bound(entry, args) };
   };
   db.prepare = prepare as unknown as typeof db.prepare;
 }
