@@ -77,6 +77,14 @@ async function eventually(condition: () => boolean | Promise<boolean>, timeoutMs
 
 const countOf = (text: string, pattern: RegExp) => (text.match(pattern) ?? []).length;
 
+/** A JSON POST to `server`'s auth API, as a browser on its origin sends it. */
+const postAuth = (server: RunningServer, path: string, body: object) =>
+  fetch(`${server.url}/api/auth${path}`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", Origin: server.url },
+    body: JSON.stringify(body),
+  });
+
 describe("an SMTP outage with two instances", () => {
   let db: TestDatabase;
   let a: RunningServer;
@@ -108,12 +116,7 @@ describe("an SMTP outage with two instances", () => {
 
   /** On `server`: a sign-up, a reset, an invitation and a two-factor code; the four addresses they mail. */
   async function mailingRequests(server: RunningServer): Promise<string[]> {
-    const api = (path: string, body: object) =>
-      fetch(`${server.url}/api/auth${path}`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: server.url },
-        body: JSON.stringify(body),
-      });
+    const api = (path: string, body: object) => postAuth(server, path, body);
     const newcomer = uniqueEmail("newcomer");
     expect((await api("/sign-up/email", { email: newcomer, password: PASSWORD, name: "Newcomer" })).status).toBe(200);
 
@@ -220,11 +223,7 @@ describe("a message every attempt of which fails", () => {
 
   it("is logged as an error after its last attempt, without recipient or link, and marked failed in the queue", async () => {
     const email = uniqueEmail("unlucky");
-    const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-      method: "POST",
-      headers: { "Content-Type": "application/json", Origin: server.url },
-      body: JSON.stringify({ email, password: PASSWORD, name: "Unlucky" }),
-    });
+    const res = await postAuth(server, "/sign-up/email", { email, password: PASSWORD, name: "Unlucky" });
     expect(res.status).toBe(200);
 
     await eventually(() => server.stdout().includes('"msg":"Email not sent"'), 15_000, "the email to be given up on");
@@ -266,11 +265,7 @@ describe("a recipient the mail server refuses for good", () => {
 
   it("is given up on at its first refusal and failed in the queue, while other mail still goes out", async () => {
     const signUp = (email: string) =>
-      fetch(`${server.url}/api/auth/sign-up/email`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: server.url },
-        body: JSON.stringify({ email, password: PASSWORD, name: "Refused" }),
-      });
+      postAuth(server, "/sign-up/email", { email, password: PASSWORD, name: "Refused" });
     const refused = `${uniqueEmail("gone").split("@")[0]}@nowhere.test`;
     expect((await signUp(refused)).status).toBe(200);
 
@@ -328,11 +323,7 @@ describe("workers that poll once a minute", () => {
     await new Promise((resolve) => setTimeout(resolve, 1_000));
     for (const round of [1, 2]) {
       const email = uniqueEmail(`prompt-${round}`);
-      const res = await fetch(`${server.url}/api/auth/sign-up/email`, {
-        method: "POST",
-        headers: { "Content-Type": "application/json", Origin: server.url },
-        body: JSON.stringify({ email, password: PASSWORD, name: "Prompt" }),
-      });
+      const res = await postAuth(server, "/sign-up/email", { email, password: PASSWORD, name: "Prompt" });
       expect(res.status).toBe(200);
       const answered = Date.now();
       await mailbox.waitFor(email, undefined, 5_000);

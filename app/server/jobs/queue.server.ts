@@ -113,6 +113,9 @@ export function retryDelaySeconds(policy: RetryPolicy, retry: number): number {
 
 // ---- PostgreSQL: pg-boss ----
 
+/** pg-boss's own schema in the product's database. */
+const PG_SCHEMA = "pgboss";
+
 /** Jobs one pg-boss worker fetches at once (and runs side by side). */
 const PG_BATCH_SIZE = 8;
 
@@ -138,7 +141,7 @@ async function pgBoss(connectionString: string): Promise<Backend> {
   const { default: PgBoss } = await import("pg-boss");
   const boss = new PgBoss({
     connectionString,
-    schema: "pgboss",
+    schema: PG_SCHEMA,
     // A small pool of its own: the app's pool stays for requests.
     max: 3,
     // No cron jobs (yet): the timekeeper would only poll.
@@ -193,10 +196,10 @@ async function pgBoss(connectionString: string): Promise<Backend> {
                     if (error instanceof FinalJobFailure) {
                       await boss
                         .getDb()
-                        .executeSql(`UPDATE pgboss.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`, [
-                          job.name,
-                          item.id,
-                        ]);
+                        .executeSql(
+                          `UPDATE ${PG_SCHEMA}.job SET retry_limit = retry_count WHERE name = $1 AND id = $2`,
+                          [job.name, item.id],
+                        );
                     }
                     await boss.fail(job.name, item.id, { message: error.message });
                   }),

@@ -140,13 +140,10 @@ async function send({ template, messageId, date, sealed }: MailJob, { attempt, l
     // Every failed attempt counts: an alert sees an outage at its first refusal, not hours later.
     mailFailed.inc({ template });
     const reason = error instanceof Error ? error.message : String(error);
-    if (refusedForGood(error)) {
-      givenUp(template, attempt, reason);
-      throw new FinalJobFailure(reason, { cause: error });
-    }
-    if (lastAttempt) givenUp(template, attempt, reason);
+    const refused = refusedForGood(error);
+    if (refused || lastAttempt) givenUp(template, attempt, reason);
     else logger().warn({ template, attempt }, `Sending the ${template} email failed, trying again later: ${reason}`);
-    throw error;
+    throw refused ? new FinalJobFailure(reason, { cause: error }) : error;
   }
   mailSent.inc({ template });
   // The template only: the message itself carries links with tokens.
@@ -170,8 +167,8 @@ function refusedForGood(error: unknown): boolean {
 }
 
 /**
- * One email given up on after its last attempt, or at the first when it was refused for good. It goes to the error hook (and the log at
- * level error), without recipient or content.
+ * One email given up on after its last attempt, or at the first when it was refused for good.
+ * It goes to the error hook (and the log at level error), without recipient or content.
  */
 function givenUp(template: TemplateName, attempts: number, reason: string): void {
   const tries = attempts === 1 ? "1 attempt" : `${attempts} attempts`;
