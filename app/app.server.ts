@@ -9,15 +9,14 @@ import { createRequestHandler, RouterContextProvider } from "react-router";
 import { clientAddressContext } from "~/context";
 import { BASE_PATH as AUTH_BASE_PATH, handleAuthRequest, sessionFromCookieCache } from "~/server/api.server";
 import { originCheckedContext, untrustedOriginResponse } from "~/server/auth/origin.server";
-import { startRevocationListener, stopRevocationListener } from "~/server/auth/revocation.server";
+import { stopRevocationListener } from "~/server/auth/revocation.server";
+import { startBackgroundWork } from "~/server/background.server";
 import { closeDatabase as closeClient } from "~/server/db.server";
-import { startQueue, stopQueue } from "~/server/jobs/queue.server";
-import { startWebhooks } from "~/server/webhooks/delivery.server";
+import { stopQueue } from "~/server/jobs/queue.server";
 import { ensureAdmin } from "~/server/db/admin-seed.server";
 import { migrate } from "~/server/db/migrate.server";
 import { loadEnv } from "~/server/env.server";
 import { logger } from "~/server/log.server";
-import { startMetrics } from "~/server/metrics.server";
 import { cachedPage, keepPage, noteMiss } from "~/server/page-cache.server";
 import type { QuickAnswer, RequestHead } from "~/server/request-head.server";
 import { routeInstrumentations, startTracing } from "~/server/tracing.server";
@@ -81,11 +80,7 @@ export async function startup(): Promise<void> {
 
   const applied = await migrate(env.DATABASE_URL);
   if (applied.length > 0) logger().info(`Applied ${applied.length} migration(s): ${applied.join(", ")}`);
-  startMetrics();
-  startRevocationListener();
-  // Organization events reach webhooks through the queue, whose workers run in every instance.
-  startWebhooks();
-  await startQueue();
+  await startBackgroundWork();
 
   if (env.admin) {
     const { created } = await ensureAdmin({ email: env.admin.email, password: env.admin.password, name: "Admin" });

@@ -13,23 +13,23 @@ import {
 import { splitLocale } from "~/i18n/config";
 import { HydrationProvider, hydrates } from "~/lib/hydration";
 import { NonceProvider } from "~/lib/nonce";
+import { startBackgroundWork } from "~/server/background.server";
 import { hostedPageOrigins } from "~/server/billing/pages.server";
 import { errorText } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { reportError } from "~/server/error-report.server";
 import { logger } from "~/server/log.server";
 import { i18nFor } from "~/server/i18n.server";
-import { startQueue } from "~/server/jobs/queue.server";
 import { noteOutage, RETRY_AFTER_SECONDS } from "~/server/outage.server";
 import { mayKeep, newNonce, offerPage } from "~/server/page-cache.server";
 
 export const streamTimeout = 5_000;
 
-// In production server.ts starts the job queue's workers (app.server.ts's startup()). The
-// development server has no such start: its first request loads this module, which starts
-// them here, or no email would ever leave. A reload finds them running and leaves them be.
+// In production server.ts starts the background work (app.server.ts's startup()). The
+// development server has no such start: its first request loads this module, which starts it
+// here, or no email or webhook would ever leave. A reload finds it running and leaves it be.
 if (import.meta.env.DEV) {
-  startQueue().catch((error: unknown) => reportError(error, "Starting the job queue failed"));
+  startBackgroundWork().catch((error: unknown) => reportError(error, "Starting the background work failed"));
 }
 
 /**

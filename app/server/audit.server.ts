@@ -50,7 +50,8 @@ function write(event: AuditEvent) {
 }
 
 type OrganizationEventListener = (event: AuditEvent & { organizationId: string }) => Promise<void>;
-const listeners: OrganizationEventListener[] = [];
+/** By name: a development server that reloads a listener's module replaces it instead of adding a second. */
+const listeners = new Map<string, OrganizationEventListener>();
 
 /**
  * Calls `listener` after each successful event of an organization is written. Every
@@ -58,8 +59,8 @@ const listeners: OrganizationEventListener[] = [];
  * they are published: outgoing webhooks (a higher layer) listen here and no service can
  * forget to send one.
  */
-export function onOrganizationEvent(listener: OrganizationEventListener): void {
-  if (!listeners.includes(listener)) listeners.push(listener);
+export function onOrganizationEvent(name: string, listener: OrganizationEventListener): void {
+  listeners.set(name, listener);
 }
 
 /**
@@ -76,7 +77,7 @@ function count(event: AuditEvent): void {
 async function publish(event: AuditEvent) {
   const { organizationId } = event;
   if (!organizationId || event.status !== "success") return;
-  for (const listener of listeners) {
+  for (const listener of listeners.values()) {
     try {
       await listener({ ...event, organizationId });
     } catch (error) {

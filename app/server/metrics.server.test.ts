@@ -49,3 +49,12 @@ describe("labels", () => {
     );
   });
 });
+
+describe("startMetrics", () => {
+  it("starts the process's gauges once, however often it is called (a reloaded development entry calls it again)", async () => {
+    metrics.startMetrics();
+    expect(() => metrics.startMetrics()).not.toThrow();
+    const { body } = await metrics.metricsText();
+    expect(body.match(/^# TYPE process_resident_memory_bytes gauge$/gm)).toHaveLength(1);
+  });
+});

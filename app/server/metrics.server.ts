@@ -214,9 +214,12 @@ const DEFAULT_COLLECTORS = [
 ];
 type Collector = (register: Registry, config: { eventLoopMonitoringPrecision: number }) => void;
 
-/** Starts the process's own gauges (CPU, memory, heap, event-loop lag, handles) when metrics are served. */
+let gaugesStarted = false;
+
+/** Starts the process's own gauges (CPU, memory, heap, event-loop lag, handles) when metrics are served; once. */
 export function startMetrics(): void {
-  if (!metricsEnabled()) return;
+  if (!metricsEnabled() || gaugesStarted) return;
+  gaugesStarted = true;
   const require = createRequire(import.meta.url);
   for (const name of DEFAULT_COLLECTORS) {
     (require(`prom-client/lib/metrics/${name}`) as Collector)(registry, { eventLoopMonitoringPrecision: 10 });

@@ -249,7 +249,7 @@ async function disableFailing(endpointId: string) {
  * write is the one place events come from; see the top of this file.
  */
 export function startWebhooks(): void {
-  onOrganizationEvent(publishEvent);
+  onOrganizationEvent("webhooks", publishEvent);
 }
 
 async function publishEvent(event: AuditEvent & { organizationId: string }) {
