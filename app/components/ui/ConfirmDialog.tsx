@@ -1,7 +1,10 @@
+import { getFormProps, type FormMetadata } from "@conform-to/react";
 import { useEffect, useId, useRef, useState, type ReactNode } from "react";
-import { useNavigate } from "react-router";
+import { Form, useNavigate } from "react-router";
 import { AppLink } from "~/components/AppLink";
-import { buttonClass } from "./Button";
+import { buttonClass, SubmitButton, type ButtonVariant } from "./Button";
+import { FormErrors } from "./FormErrors";
+import { usePendingIntent } from "./pending";
 
 /**
  * A confirmation drawn over the page it is about. It is a page of its own (a nested route
@@ -62,22 +65,57 @@ export function ConfirmDialog({
   );
 }
 
-/** The dialog's buttons: a way back (a link, so it needs no JavaScript) and the form's submit button. */
-export function DialogButtons({
+/**
+ * A dialog's form, the one way the confirmations are drawn: it posts `intent`, says `body`,
+ * shows the errors the server answered, then `children` (any fields), then the buttons: a way
+ * back to `closeTo` (a link, so it needs no JavaScript) and the submit button, pending while
+ * that intent is on its way.
+ */
+export function ConfirmForm<Schema extends Record<string, unknown>>({
+  title,
   closeTo,
+  form,
+  intent,
+  body,
   cancelLabel,
+  submitLabel,
+  pendingLabel,
+  variant = "danger",
   children,
 }: {
+  title: ReactNode;
   closeTo: string;
+  form: FormMetadata<Schema, string[]>;
+  intent: string;
+  body?: ReactNode;
   cancelLabel: ReactNode;
-  children: ReactNode;
+  submitLabel: ReactNode;
+  pendingLabel?: ReactNode;
+  variant?: ButtonVariant;
+  children?: ReactNode;
 }) {
+  const pending = usePendingIntent(intent);
   return (
-    <div className="mt-2 flex flex-wrap justify-end gap-3">
-      <AppLink to={closeTo} preventScrollReset className={buttonClass("secondary")}>
-        {cancelLabel}
-      </AppLink>
-      {children}
-    </div>
+    <ConfirmDialog title={title} closeTo={closeTo}>
+      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
+        <input type="hidden" name="intent" value={intent} />
+        {body}
+        <FormErrors id={form.errorId} errors={form.errors} />
+        {children}
+        <div className="mt-2 flex flex-wrap justify-end gap-3">
+          <AppLink to={closeTo} preventScrollReset className={buttonClass("secondary")}>
+            {cancelLabel}
+          </AppLink>
+          <SubmitButton variant={variant} pending={pending} pendingLabel={pendingLabel}>
+            {submitLabel}
+          </SubmitButton>
+        </div>
+      </Form>
+    </ConfirmDialog>
   );
+}
+
+/** A dialog's line of text. */
+export function DialogText({ children }: { children: ReactNode }) {
+  return <p className="text-sm text-slate-600 dark:text-slate-400">{children}</p>;
 }

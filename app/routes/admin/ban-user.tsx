@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "react-router";
+import { useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/ban-user";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { banSchema } from "~/lib/admin-forms";
 import { BAN_DURATIONS } from "~/lib/form-limits";
 import { seo } from "~/lib/seo";
@@ -63,35 +59,32 @@ export default function BanUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("ban-user");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   const input = "rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900";
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="ban-user" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t("ban.body", { email: loaderData.email })}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          {t("ban.reason")}
-          <input name="reason" maxLength={1000} className={input} />
-        </label>
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          {t("ban.duration")}
-          <select name="duration" defaultValue="permanent" className={input}>
-            {BAN_DURATIONS.map((duration) => (
-              <option key={duration} value={duration}>
-                {t(`ban.durations.${duration}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending}>
-            {t("ban.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="ban-user"
+      body={<DialogText>{t("ban.body", { email: loaderData.email })}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("ban.submit")}
+    >
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t("ban.reason")}
+        <input name="reason" maxLength={1000} className={input} />
+      </label>
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t("ban.duration")}
+        <select name="duration" defaultValue="permanent" className={input}>
+          {BAN_DURATIONS.map((duration) => (
+            <option key={duration} value={duration}>
+              {t(`ban.durations.${duration}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </ConfirmForm>
   );
 }

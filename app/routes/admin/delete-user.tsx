@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "react-router";
+import { useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/delete-user";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { deleteUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -53,20 +49,16 @@ export default function DeleteUser({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("delete-user");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="delete-user" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending}>
-            {t("delete.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="delete-user"
+      body={<DialogText>{loaderData.body}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("delete.submit")}
+    />
   );
 }

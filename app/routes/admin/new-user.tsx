@@ -1,11 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "react-router";
+import { useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/new-user";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { ConfirmForm } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
 import { usePageForm } from "~/components/ui/section-form";
 import { createUserSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
@@ -52,39 +48,39 @@ export default function NewUser({ loaderData }: Route.ComponentProps) {
   const { t: ta } = useTranslation("auth");
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("create-user");
   const [form, fields] = usePageForm(() => import("~/lib/admin-forms").then((m) => m.createUserSchema), {
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
   });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="create-user" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field field={fields.name} type="text" label={ta("form.name")} inputProps={{ autoFocus: true }} />
-        <Field field={fields.email} type="email" label={ta("form.email")} />
-        <Field
-          field={fields.password}
-          type="password"
-          label={ta("form.password")}
-          inputProps={{ autoComplete: "new-password" }}
-        />
-        <label className="flex flex-col gap-1 text-sm font-medium">
-          {t("users.columns.role")}
-          <select
-            name={fields.role.name}
-            defaultValue="user"
-            className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
-          >
-            <option value="user">{t("users.roles.user")}</option>
-            <option value="admin">{t("users.roles.admin")}</option>
-          </select>
-        </label>
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton pending={pending}>{t("users.createSubmit")}</SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="create-user"
+      cancelLabel={t("cancel")}
+      submitLabel={t("users.createSubmit")}
+      variant="primary"
+    >
+      <Field field={fields.name} type="text" label={ta("form.name")} inputProps={{ autoFocus: true }} />
+      <Field field={fields.email} type="email" label={ta("form.email")} />
+      <Field
+        field={fields.password}
+        type="password"
+        label={ta("form.password")}
+        inputProps={{ autoComplete: "new-password" }}
+      />
+      <label className="flex flex-col gap-1 text-sm font-medium">
+        {t("users.columns.role")}
+        <select
+          name={fields.role.name}
+          defaultValue="user"
+          className="rounded-md border border-slate-300 bg-white px-3 py-2 dark:border-slate-700 dark:bg-slate-900"
+        >
+          <option value="user">{t("users.roles.user")}</option>
+          <option value="admin">{t("users.roles.admin")}</option>
+        </select>
+      </label>
+    </ConfirmForm>
   );
 }

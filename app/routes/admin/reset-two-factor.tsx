@@ -1,11 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "react-router";
+import { useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/reset-two-factor";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { TextareaField } from "~/components/ui/Field";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
 import { usePageForm } from "~/components/ui/section-form";
 import { resetTwoFactorSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
@@ -53,29 +49,22 @@ export default function ResetTwoFactor({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("admin");
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("reset-two-factor");
   const [form, fields] = usePageForm(() => import("~/lib/admin-forms").then((m) => m.resetTwoFactorSchema), {
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
   });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="reset-two-factor" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t("twoFactor.body", { email: loaderData.email })}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        {/* Its limits (required, 500 characters) come from the schema through conform. */}
-        <TextareaField
-          field={fields.reason}
-          label={t("twoFactor.reason")}
-          textareaProps={{ rows: 3, autoFocus: true }}
-        />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending}>
-            {t("twoFactor.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="reset-two-factor"
+      body={<DialogText>{t("twoFactor.body", { email: loaderData.email })}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("twoFactor.submit")}
+    >
+      {/* Its limits (required, 500 characters) come from the schema through conform. */}
+      <TextareaField field={fields.reason} label={t("twoFactor.reason")} textareaProps={{ rows: 3, autoFocus: true }} />
+    </ConfirmForm>
   );
 }

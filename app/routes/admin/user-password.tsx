@@ -1,11 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, useLocation } from "react-router";
+import { useActionData, useLocation } from "react-router";
 import type { Route } from "./+types/user-password";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { ConfirmForm } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
 import { usePageForm } from "~/components/ui/section-form";
 import { setPasswordSchema } from "~/lib/admin-forms";
 import { seo } from "~/lib/seo";
@@ -54,27 +50,27 @@ export default function UserPassword({ loaderData }: Route.ComponentProps) {
   const { t: ta } = useTranslation("auth");
   const back = useLocalize()(`/admin/users${useLocation().search}`);
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("set-password");
   const [form, fields] = usePageForm(() => import("~/lib/admin-forms").then((m) => m.setPasswordSchema), {
     lastResult: actionData?.result,
     shouldValidate: "onBlur",
   });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="set-password" />
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          field={fields.password}
-          type="password"
-          label={ta("form.newPassword")}
-          hint={ta("form.passwordHint")}
-          inputProps={{ autoComplete: "new-password", autoFocus: true }}
-        />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton pending={pending}>{t("password.submit")}</SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="set-password"
+      cancelLabel={t("cancel")}
+      submitLabel={t("password.submit")}
+      variant="primary"
+    >
+      <Field
+        field={fields.password}
+        type="password"
+        label={ta("form.newPassword")}
+        hint={ta("form.passwordHint")}
+        inputProps={{ autoComplete: "new-password", autoFocus: true }}
+      />
+    </ConfirmForm>
   );
 }

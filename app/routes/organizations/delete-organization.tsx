@@ -1,11 +1,7 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, type RouterContextProvider } from "react-router";
+import { useActionData, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/delete-organization";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { Field } from "~/components/ui/Field";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
 import { usePageForm } from "~/components/ui/section-form";
 import { localizePath } from "~/i18n/config";
 import { deleteOrganizationSchema } from "~/lib/organization-forms";
@@ -81,29 +77,27 @@ export default function DeleteOrganization({ loaderData, params }: Route.Compone
   const { t } = useTranslation("organization");
   const back = useLocalize()(organizationPath(params.slug, "settings"));
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("delete-organization");
   const [form, fields] = usePageForm(
     () => import("~/lib/organization-forms").then((m) => m.deleteOrganizationSchema(loaderData.slug)),
     { lastResult: actionData?.result },
   );
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="delete-organization" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t("delete.confirmBody")}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <Field
-          field={fields.confirmSlug}
-          type="text"
-          label={t("delete.confirmLabel", { slug: loaderData.slug })}
-          inputProps={{ autoComplete: "off", spellCheck: false, autoFocus: true }}
-        />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("delete.pending")}>
-            {t("delete.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="delete-organization"
+      body={<DialogText>{t("delete.confirmBody")}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("delete.submit")}
+      pendingLabel={t("delete.pending")}
+    >
+      <Field
+        field={fields.confirmSlug}
+        type="text"
+        label={t("delete.confirmLabel", { slug: loaderData.slug })}
+        inputProps={{ autoComplete: "off", spellCheck: false, autoFocus: true }}
+      />
+    </ConfirmForm>
   );
 }

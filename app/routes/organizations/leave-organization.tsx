@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import type { Route } from "./+types/leave-organization";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { localizePath } from "~/i18n/config";
 import { leaveOrganizationSchema } from "~/lib/organization-forms";
 import { organizationPath } from "~/lib/organization-paths";
@@ -58,20 +54,17 @@ export default function LeaveOrganization({ loaderData, params }: Route.Componen
   const { t } = useTranslation("organization");
   const back = useLocalize()(organizationPath(params.slug, "settings"));
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("leave-organization");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="leave-organization" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{t("leave.confirmBody")}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("leave.pending")}>
-            {t("leave.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="leave-organization"
+      body={<DialogText>{t("leave.confirmBody")}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("leave.submit")}
+      pendingLabel={t("leave.pending")}
+    />
   );
 }

@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData, type RouterContextProvider } from "react-router";
+import { useActionData, type RouterContextProvider } from "react-router";
 import type { Route } from "./+types/remove-member";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { localizePath } from "~/i18n/config";
 import { membersViewSchema, removeMemberSchema } from "~/lib/organization-forms";
 import { membersPath, organizationPath } from "~/lib/organization-paths";
@@ -88,20 +84,17 @@ export default function RemoveMember({ loaderData }: Route.ComponentProps) {
   const { t } = useTranslation("organization");
   const { back } = loaderData;
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("remove-member");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="remove-member" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("members.removePending")}>
-            {t("members.removeSubmit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="remove-member"
+      body={<DialogText>{loaderData.body}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("members.removeSubmit")}
+      pendingLabel={t("members.removePending")}
+    />
   );
 }

@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import type { Route } from "./+types/remove-team";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { localizePath } from "~/i18n/config";
 import { removeTeamSchema } from "~/lib/organization-forms";
 import { organizationPath } from "~/lib/organization-paths";
@@ -59,20 +55,17 @@ export default function RemoveTeam({ loaderData, params }: Route.ComponentProps)
   const { t } = useTranslation("organization");
   const back = useLocalize()(organizationPath(params.slug, "teams"));
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("remove-team");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="remove-team" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("teams.removePending")}>
-            {t("teams.removeSubmit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="remove-team"
+      body={<DialogText>{loaderData.body}</DialogText>}
+      cancelLabel={t("cancel")}
+      submitLabel={t("teams.removeSubmit")}
+      pendingLabel={t("teams.removePending")}
+    />
   );
 }

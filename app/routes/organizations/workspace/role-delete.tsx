@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import type { Route } from "./+types/role-delete";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { localizePath } from "~/i18n/config";
 import { deleteRoleSchema } from "~/lib/organization-forms";
 import { organizationPath } from "~/lib/organization-paths";
@@ -61,21 +57,22 @@ export default function DeleteRole({ loaderData, params }: Route.ComponentProps)
   const { t } = useTranslation("organization");
   const back = useLocalize()(organizationPath(params.slug, "roles"));
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("delete-role");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="delete-role" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
-        {loaderData.assigned ? <p className="text-sm font-medium">{loaderData.assigned}</p> : null}
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("customRoles.cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("customRoles.deletePending")}>
-            {t("customRoles.deleteSubmit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="delete-role"
+      body={
+        <>
+          <DialogText>{loaderData.body}</DialogText>
+          {loaderData.assigned ? <p className="text-sm font-medium">{loaderData.assigned}</p> : null}
+        </>
+      }
+      cancelLabel={t("customRoles.cancel")}
+      submitLabel={t("customRoles.deleteSubmit")}
+      pendingLabel={t("customRoles.deletePending")}
+    />
   );
 }

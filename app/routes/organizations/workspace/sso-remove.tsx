@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import type { Route } from "./+types/sso-remove";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
 import { removeProviderSchema } from "~/lib/sso-forms";
@@ -59,20 +55,17 @@ export default function RemoveConnection({ loaderData, params }: Route.Component
   const { t } = useTranslation("sso");
   const back = useLocalize()(ssoPath(params.slug, params.providerId));
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("remove-provider");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="remove-provider" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("remove.cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("remove.pending")}>
-            {t("remove.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="remove-provider"
+      body={<DialogText>{loaderData.body}</DialogText>}
+      cancelLabel={t("remove.cancel")}
+      submitLabel={t("remove.submit")}
+      pendingLabel={t("remove.pending")}
+    />
   );
 }

@@ -1,10 +1,6 @@
-import { getFormProps } from "@conform-to/react";
-import { Form, useActionData } from "react-router";
+import { useActionData } from "react-router";
 import type { Route } from "./+types/webhook-remove";
-import { SubmitButton } from "~/components/ui/Button";
-import { ConfirmDialog, DialogButtons } from "~/components/ui/ConfirmDialog";
-import { FormErrors } from "~/components/ui/FormErrors";
-import { usePendingIntent } from "~/components/ui/pending";
+import { ConfirmForm, DialogText } from "~/components/ui/ConfirmDialog";
 import { localizePath } from "~/i18n/config";
 import { seo } from "~/lib/seo";
 import { useTranslation, withTranslations } from "~/lib/translations";
@@ -56,20 +52,17 @@ export default function RemoveWebhook({ loaderData, params }: Route.ComponentPro
   const { t } = useTranslation("webhooks");
   const back = useLocalize()(webhooksPath(params.slug, params.endpointId));
   const actionData = useActionData<typeof action>();
-  const pending = usePendingIntent("delete-webhook");
   const [form] = usePageForm(null, { lastResult: actionData?.result });
   return (
-    <ConfirmDialog title={loaderData.title} closeTo={back}>
-      <Form method="post" {...getFormProps(form)} className="flex flex-col gap-4">
-        <input type="hidden" name="intent" value="delete-webhook" />
-        <p className="text-sm text-slate-600 dark:text-slate-400">{loaderData.body}</p>
-        <FormErrors id={form.errorId} errors={form.errors} />
-        <DialogButtons closeTo={back} cancelLabel={t("remove.cancel")}>
-          <SubmitButton variant="danger" pending={pending} pendingLabel={t("remove.pending")}>
-            {t("remove.submit")}
-          </SubmitButton>
-        </DialogButtons>
-      </Form>
-    </ConfirmDialog>
+    <ConfirmForm
+      title={loaderData.title}
+      closeTo={back}
+      form={form}
+      intent="delete-webhook"
+      body={<DialogText>{loaderData.body}</DialogText>}
+      cancelLabel={t("remove.cancel")}
+      submitLabel={t("remove.submit")}
+      pendingLabel={t("remove.pending")}
+    />
   );
 }
