@@ -13,6 +13,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 import { makeTestClient } from "./helpers/auth-client";
 import { createTestDatabase, type TestDatabase } from "./helpers/database";
 import { createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
+import { eventually } from "./helpers/eventually";
 import { startMailbox, type Mailbox } from "./helpers/mailbox";
 import { assertNoSecrets, noteSecret } from "./helpers/secrets";
 import { freePort, ROOT } from "./helpers/server";
@@ -68,7 +69,7 @@ beforeAll(async () => {
   dev.stdout!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   dev.stderr!.on("data", (chunk: Buffer) => (output += chunk.toString()));
   // The first page loads the server's entry module, which starts the background work.
-  await eventually(
+  await whileRunning(
     () =>
       fetch(`${base}/`).then(
         (response) => response.ok,
@@ -94,17 +95,13 @@ afterAll(async () => {
   assertNoSecrets(output, base);
 });
 
-/** Polls `check` until it returns a truthy value, or throws (with the dev server's output) after `timeoutMs`. */
-async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (dev.exitCode !== null || Date.now() > deadline)
-      throw new Error(`Timed out waiting, or the dev server stopped; it wrote:\n${output}`);
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
+/** Polls `check` like `eventually`, giving up at once if the dev server stopped; a failure carries its output. */
+const whileRunning = <T>(check: () => T | Promise<T>, timeoutMs?: number) =>
+  eventually(check, { timeoutMs, stopped: () => (dev.exitCode === null ? null : "The dev server stopped") }).catch(
+    (error: Error) => {
+      throw new Error(`${error.message}; the dev server wrote:\n${output}`);
+    },
+  );
 
 it("delivers an organization's events to its webhooks and sends its invitations", async () => {
   const { id: ownerId } = await createUser({ email: uniqueEmail("owner"), name: "Owner", password: null });
@@ -132,7 +129,7 @@ it("delivers an organization's events to its webhooks and sends its invitations"
   expect(invited.error).toBeNull();
   expect((await owner.client.organization.createTeam({ organizationId, name: unique("team") })).error).toBeNull();
 
-  await eventually(() => receiver.at(path).length >= 2);
+  await whileRunning(() => receiver.at(path).length >= 2);
   const deliveries = receiver.at(path);
   expect(deliveries.map((delivery) => delivery.type).sort()).toEqual(["invitation.created", "team.changed"]);
   expect(deliveries.every((delivery) => delivery.verified)).toBe(true);

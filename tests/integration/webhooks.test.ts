@@ -16,6 +16,7 @@ import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-r
 import { startTestApp, type TestApp } from "./helpers/app";
 import { makeTestClient, type TestClient } from "./helpers/auth-client";
 import { browserFor } from "./helpers/browser";
+import { eventually } from "./helpers/eventually";
 import { createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 import { createConnection, generateToken } from "./helpers/scim";
 
@@ -47,17 +48,6 @@ afterAll(async () => {
   await receiver?.close();
   await dns?.close();
 });
-
-/** Polls `check` until it returns a truthy value (or throws after `timeoutMs`). */
-async function eventually<T>(check: () => T | Promise<T>, timeoutMs = 20_000): Promise<NonNullable<T>> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error("Timed out waiting");
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -220,7 +210,7 @@ describe("retries", () => {
     const path = `/${unique("flaky")}`;
     const flaky = await endpoint(org.id, path, ["team.changed"], { failures: 5 });
     expect((await org.owner.api.createTeam({ organizationId: org.id, name: unique("team") })).error).toBeNull();
-    await eventually(() => receiver.at(path).some((delivery) => delivery.status === 200), 30_000);
+    await eventually(() => receiver.at(path).some((delivery) => delivery.status === 200), { timeoutMs: 30_000 });
     // Time for a wrongly scheduled extra attempt to arrive.
     await pause(3_000);
     const deliveries = receiver.at(path);
