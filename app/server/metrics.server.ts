@@ -32,20 +32,73 @@ export function metricsEnabled(): boolean {
 /** From a cached page (about 0.1 ms) to a request that waited for a slow database or provider. */
 const REQUEST_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
-const requestDuration = new Histogram({
-  name: "app_http_request_duration_seconds",
-  help: "Time from a request's arrival to the end of its response, by method, route pattern and status class",
-  labelNames: ["method", "route", "status"] as const,
-  buckets: REQUEST_BUCKETS,
-  registers: [registry],
-});
-
 /** Methods kept as they are; anything else a client invents is "other" (one series, not one per word). */
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 
-type Observer = { observe(value: number): void };
-/** The histogram's children, bound once per method, route and status class: labels are resolved once, not per request. */
-const requestChildren = new Map<string, Observer>();
+/** One series of the request histogram: its labels, its count per bucket (not cumulative), sum and count. */
+interface RequestSeries {
+  labels: { method: string; route: string; status: string };
+  buckets: number[];
+  sum: number;
+  count: number;
+}
+
+/**
+ * The request histogram, handed to prom-client's registry as a metric of its own. A
+ * prom-client Histogram converts, checks and hashes its labels on every observation, even
+ * through a bound child: about 2 µs a request, a sixth of what logs and metrics together
+ * cost a cached page. Here a request adds to its series' counts (found by one map lookup),
+ * and the registry gets the same histogram lines when it is scraped.
+ */
+class RequestHistogram {
+  readonly name = "app_http_request_duration_seconds";
+  readonly help = "Time from a request's arrival to the end of its response, by method, route pattern and status class";
+  readonly type = "histogram";
+  readonly aggregator = "sum";
+  readonly #series = new Map<string, RequestSeries>();
+
+  observe(method: string, route: string, status: number, seconds: number): void {
+    const verb = METHODS.has(method) ? method : "other";
+    const statusClass = `${Math.floor(status / 100)}xx`;
+    const key = `${verb} ${statusClass} ${route}`;
+    let series = this.#series.get(key);
+    if (!series) {
+      const labels = { method: verb, route, status: statusClass };
+      series = { labels, buckets: new Array<number>(REQUEST_BUCKETS.length).fill(0), sum: 0, count: 0 };
+      this.#series.set(key, series);
+    }
+    const bucket = REQUEST_BUCKETS.findIndex((bound) => seconds <= bound);
+    if (bucket >= 0) series.buckets[bucket] = (series.buckets[bucket] ?? 0) + 1;
+    series.sum += seconds;
+    series.count++;
+  }
+
+  /** The histogram as prom-client's own get() gives it: cumulative buckets, +Inf, sum and count per series. */
+  async get() {
+    const values = [...this.#series.values()].flatMap(({ labels, buckets, sum, count }) => {
+      let cumulative = 0;
+      return [
+        ...REQUEST_BUCKETS.map((le, i) => ({
+          labels: { le },
+          value: (cumulative += buckets[i] ?? 0),
+          metricName: `${this.name}_bucket`,
+          sharedLabels: labels,
+        })),
+        { labels: { le: "+Inf" }, value: count, metricName: `${this.name}_bucket`, sharedLabels: labels },
+        { labels: {}, value: sum, metricName: `${this.name}_sum`, sharedLabels: labels },
+        { labels: {}, value: count, metricName: `${this.name}_count`, sharedLabels: labels },
+      ];
+    });
+    return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
+  }
+
+  reset(): void {
+    this.#series.clear();
+  }
+}
+
+const requestDuration = new RequestHistogram();
+registry.registerMetric(requestDuration as unknown as Parameters<Registry["registerMetric"]>[0]);
 
 /**
  * Observes one finished request (server.ts calls it next to the access line). `route` is the
@@ -56,15 +109,7 @@ export function observeRequest(
   entry: { method: string; status: number; durationMs: number },
 ): void {
   if (!metricsEnabled()) return;
-  const route = fields.route ?? "none";
-  const key = `${entry.method} ${entry.status} ${route}`;
-  let child = requestChildren.get(key);
-  if (!child) {
-    const method = METHODS.has(entry.method) ? entry.method : "other";
-    child = requestDuration.labels(method, route, `${Math.floor(entry.status / 100)}xx`);
-    requestChildren.set(key, child);
-  }
-  child.observe(entry.durationMs / 1000);
+  requestDuration.observe(entry.method, fields.route ?? "none", entry.status, entry.durationMs / 1000);
 }
 
 // ---- database ----
@@ -79,7 +124,8 @@ const queryDuration = new Histogram({
   registers: [registry],
 });
 
-const queryChildren = new Map<string, Observer>();
+/** The query histogram's children, bound once per model and operation. */
+const queryChildren = new Map<string, { observe(value: number): void }>();
 
 /** Observes one query of `model` (undefined for raw SQL) that took `seconds`. */
 export function observeQuery(model: string | undefined, operation: string, seconds: number): void {
