@@ -48,6 +48,25 @@ describe("labels", () => {
       'app_http_request_duration_seconds_bucket{le="0.05",method="GET",route="/:lang?/pricing",status="2xx"} 2',
     );
   });
+
+  it("keeps a query's series by model and operation, raw SQL as raw, with cumulative buckets", async () => {
+    metrics.observeQuery("User", "findUnique", 0.0004);
+    metrics.observeQuery("User", "findUnique", 0.003);
+    metrics.observeQuery(undefined, "$queryRaw", 0.02);
+    const text = await metrics.registry.getSingleMetricAsString("app_db_query_duration_seconds");
+    expect(text).toContain("# TYPE app_db_query_duration_seconds histogram");
+    for (const line of [
+      'app_db_query_duration_seconds_bucket{le="0.0005",model="User",operation="findUnique"} 1',
+      'app_db_query_duration_seconds_bucket{le="0.005",model="User",operation="findUnique"} 2',
+      'app_db_query_duration_seconds_bucket{le="+Inf",model="User",operation="findUnique"} 2',
+      'app_db_query_duration_seconds_count{model="User",operation="findUnique"} 2',
+      'app_db_query_duration_seconds_bucket{le="0.01",model="raw",operation="queryRaw"} 0',
+      'app_db_query_duration_seconds_bucket{le="0.025",model="raw",operation="queryRaw"} 1',
+      'app_db_query_duration_seconds_sum{model="raw",operation="queryRaw"} 0.02',
+    ]) {
+      expect(text).toContain(line);
+    }
+  });
 });
 
 describe("startMetrics", () => {
