@@ -1,6 +1,5 @@
 import { PassThrough } from "node:stream";
 import { createReadableStreamFromReadable } from "@react-router/node";
-import { isbot } from "isbot";
 import { renderToPipeableStream } from "react-dom/server";
 import { I18nextProvider } from "react-i18next";
 import {
@@ -19,6 +18,7 @@ import { errorText } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { reportError } from "~/server/error-report.server";
 import { logger } from "~/server/log.server";
+import { isBot } from "~/server/request-head.server";
 import { i18nFor } from "~/server/i18n.server";
 import { noteOutage, RETRY_AFTER_SECONDS } from "~/server/outage.server";
 import { mayKeep, newNonce, offerPage } from "~/server/page-cache.server";
@@ -79,7 +79,7 @@ export default function handleRequest(
   // The database is down (server/outage.server.ts): tell clients and load balancers when to come back.
   if (responseStatusCode === 503) responseHeaders.set("Retry-After", String(RETRY_AFTER_SECONDS));
 
-  if (responseStatusCode >= 400 && errorPage && isbot(userAgent)) {
+  if (responseStatusCode >= 400 && errorPage && isBot(userAgent)) {
     // The status alone: the path may carry a token, and the access line has the route.
     logger().warn({ userAgent }, `[crawler] ${responseStatusCode} ${request.method}`);
     responseHeaders.set("Content-Type", "text/plain; charset=utf-8");
@@ -107,7 +107,7 @@ export default function handleRequest(
   responseHeaders.set("Content-Type", "text/html; charset=utf-8");
   responseHeaders.set("Content-Security-Policy", contentSecurityPolicy(nonce));
   // Bots and SPA-mode builds want the whole document; browsers get it streamed.
-  const readyEvent = isbot(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
+  const readyEvent = isBot(userAgent) || routerContext.isSpaMode ? "onAllReady" : "onShellReady";
 
   return new Promise<Response>((resolve, reject) => {
     let shellRendered = false;

@@ -1,6 +1,5 @@
 import { useTranslation } from "~/lib/translations";
 import { redirect } from "react-router";
-import { isbot } from "isbot";
 import type { Route } from "./+types/home";
 import { withTranslations } from "~/lib/translations";
 import { AppLink } from "~/components/AppLink";
@@ -12,6 +11,7 @@ import { seo } from "~/lib/seo";
 import { useLocalize, useRootData } from "~/lib/use-root-data";
 import { preferredLocale } from "~/server/i18n.server";
 import { pageMeta } from "~/server/page-meta.server";
+import { isBot } from "~/server/request-head.server";
 
 // A page of plain HTML: it needs no React in the browser (decision 0020). What it shows a
 // visitor follows from the request, so the page cache may answer it (page-cache.server.ts).
@@ -26,7 +26,7 @@ export async function clientLoader({ request, serverLoader }: Route.ClientLoader
  * Crawlers never are, so every language version stays indexable at its own URL.
  */
 export async function loader({ request, url, context }: Route.LoaderArgs) {
-  if (url.pathname === "/" && !isbot(request.headers.get("user-agent"))) {
+  if (url.pathname === "/" && !isBot(request.headers.get("user-agent"))) {
     const locale = await preferredLocale(request);
     if (locale !== defaultLocale) throw redirect(localizePath("/", locale) + url.search);
   }

@@ -18,10 +18,9 @@
  * uncached runs).
  */
 import { randomBytes } from "node:crypto";
-import { isbot } from "isbot";
 import { createContext, type EntryContext, type RouterContextProvider } from "react-router";
 import { currentRequest, noteRequest } from "~/server/log.server";
-import type { QuickAnswer, RequestHead } from "~/server/request-head.server";
+import { isBot, type QuickAnswer, type RequestHead } from "~/server/request-head.server";
 
 const MAX_ENTRIES = 200;
 
@@ -76,7 +75,7 @@ function keyOf(request: RequestHead): string | null {
   const headers = request.headers;
   if (request.method !== "GET" || headers.get("Authorization") !== null) return null;
   if (/no-cache|no-store/.test(headers.get("Cache-Control") ?? "")) return null;
-  const bot = isbot(headers.get("User-Agent")) ? "bot" : "browser";
+  const bot = isBot(headers.get("User-Agent")) ? "bot" : "browser";
   return `${request.url}\n${headers.get("Cookie") ?? ""}\n${headers.get("Accept-Language") ?? ""}\n${bot}`;
 }
 
