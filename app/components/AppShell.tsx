@@ -1,5 +1,6 @@
 import { useId, type ReactNode } from "react";
-import { NavLink, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { AppNavLink } from "~/components/AppLink";
 import { adminMenu, type AdminMenuItem } from "~/config/admin-menu";
 import { Footer } from "~/components/Footer";
 import { Icon, type IconName } from "~/components/Icon";
@@ -144,7 +145,7 @@ function NavGroup({ title, items }: { title?: string; items: (NavItem | AdminMen
       <ul className="flex flex-col gap-0.5">
         {items.map((item) => (
           <li key={item.path}>
-            <NavLink
+            <AppNavLink
               to={localize(item.path)}
               end={"end" in item ? item.end : false}
               prefetch="intent"
@@ -152,7 +153,7 @@ function NavGroup({ title, items }: { title?: string; items: (NavItem | AdminMen
             >
               <Icon name={item.icon} className="size-4 shrink-0" />
               <span className="truncate">{t(item.labelKey)}</span>
-            </NavLink>
+            </AppNavLink>
           </li>
         ))}
       </ul>

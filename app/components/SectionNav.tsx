@@ -1,5 +1,6 @@
 import { useEffect, useRef } from "react";
-import { NavLink, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { AppNavLink } from "~/components/AppLink";
 
 export type Section = { to: string; label: string; end?: boolean };
 
@@ -25,14 +26,14 @@ export function SectionNav({ label, sections }: { label: string; sections: Secti
       <ul className="flex gap-1 whitespace-nowrap">
         {sections.map((section) => (
           <li key={section.to}>
-            <NavLink
+            <AppNavLink
               to={section.to}
               end={section.end}
               prefetch="intent"
               className="-mb-px inline-block border-b-2 border-transparent px-3 py-2 text-sm text-slate-600 hover:text-slate-900 aria-[current=page]:border-primary-600 aria-[current=page]:font-medium aria-[current=page]:text-slate-900 dark:text-slate-400 dark:hover:text-white dark:aria-[current=page]:text-white"
             >
               {section.label}
-            </NavLink>
+            </AppNavLink>
           </li>
         ))}
       </ul>
