@@ -41,6 +41,10 @@ describe("AppLink on the server", () => {
       '<a href="/dashboard" data-discover="true">Home</a>',
     );
     expect(() => renderToString(<Link to="/dashboard">Home</Link>)).toThrow();
+    // A link that writes more than its anchor is React Router's own, here too.
+    expect(() => renderToString(<AppLink to="/dashboard" prefetch="render" />)).toThrow();
+    expect(() => renderToString(<AppLink to="/dashboard" mask="/elsewhere" />)).toThrow();
+    expect(() => renderToString(<AppNavLink to="/dashboard" prefetch="render" className="" children="D" />)).toThrow();
   });
 
   it("writes the anchor React Router's Link writes", () => {

@@ -24,7 +24,17 @@ const ON_SERVER = typeof document === "undefined";
  */
 const PLAIN_PATH = /^\/(?!\/)[\w\-~%/]*(?:\?[\w\-~%=&+,:]+)?$/;
 
-const plainPath = (to: LinkProps["to"]): to is string => typeof to === "string" && PLAIN_PATH.test(to);
+/**
+ * Whether the server draws the anchor of a link with `props` itself: a plain path, and nothing
+ * that makes Link write more than that anchor (a mask changes its href; prefetching on render
+ * adds the next page's links beside it).
+ */
+const drawnOnServer = (props: LinkProps): props is LinkProps & { to: string } =>
+  ON_SERVER &&
+  typeof props.to === "string" &&
+  PLAIN_PATH.test(props.to) &&
+  props.prefetch !== "render" &&
+  props.mask === undefined;
 
 /**
  * A Link that prefetches on intent, except on slow-2g or save-data connections. On a page that
@@ -32,7 +42,7 @@ const plainPath = (to: LinkProps["to"]): to is string => typeof to === "string" 
  */
 export function AppLink(props: LinkProps) {
   if (!usePageHydrates()) return <PlainLink {...props} />;
-  if (ON_SERVER && plainPath(props.to)) return <ServerAnchor {...props} to={props.to} />;
+  if (drawnOnServer(props)) return <ServerAnchor {...props} />;
   return <PrefetchingLink {...props} />;
 }
 
@@ -40,7 +50,7 @@ export function AppLink(props: LinkProps) {
 export function AppNavLink(
   props: Omit<NavLinkProps, "className" | "children" | "style"> & { className: string; children: ReactNode },
 ) {
-  if (ON_SERVER && plainPath(props.to) && !props.caseSensitive) return <ServerNavAnchor {...props} to={props.to} />;
+  if (drawnOnServer(props) && !props.caseSensitive) return <ServerNavAnchor {...props} />;
   return <NavLink {...props} />;
 }
 
