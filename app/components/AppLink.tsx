@@ -68,7 +68,6 @@ function ServerNavAnchor({
   end = false,
   className,
   caseSensitive: _caseSensitive,
-  viewTransition: _viewTransition,
   children,
   ...props
 }: Parameters<typeof AppNavLink>[0] & { to: string }) {
