@@ -10,10 +10,16 @@
 // other work on the machine does not move as it moves throughput; a saturated server's
 // throughput is the inverse of it (docs/decisions/0030-logs-and-errors.md).
 // The budget is smaller than the noise of a few long rounds: two identical servers measured
-// that way differed by up to 10 %. So the rounds are many and short, in ABBA order (each
-// server as often first as second while the machine's speed drifts), the cost is each
-// server's CPU summed over all its rounds, and both servers run on a core of their own
-// (taskset), so that the load generator does not share their caches and time slices.
+// that way differed by up to 10 %. Part of that is the machine drifting, part is each process
+// being a little faster or slower than another started alike, for as long as it lives (where
+// its code and heap landed): two servers both with observability off, four fresh pairs,
+// measured 6.0 and 6.8 % apart when the same one of each pair always started first. So the
+// rounds are many and short, over PAIRS fresh pairs of servers, and every order is balanced:
+// which server starts first alternates from pair to pair, which is measured first alternates
+// every other pair, and each pair runs AB then BA. The cost is each side's CPU summed over all
+// its rounds, and both servers run on a core of their own (taskset), so that the load
+// generator does not share their caches and time slices. `--logging-control` runs the same
+// section with observability off on both sides: what it prints is the method's own noise.
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, openSync, rmSync, statSync } from "node:fs";
@@ -23,8 +29,10 @@ import { BROWSER, cpuMs, freePort, stopChild, waitFor } from "./bench-support.mj
 
 const CONNECTIONS = 32;
 const ROUND_SECONDS = 2;
-/** Rounds per server. Even, so that ABBA order puts each server first as often as second. */
+/** Rounds per server, over all pairs: two per pair (AB, then BA). */
 const ROUNDS = 16;
+/** Fresh pairs of servers the rounds are spread over; a multiple of 4, so that every order is balanced. */
+const PAIRS = 8;
 /**
  * The core the servers run on (the last one), or null where there is only one core or no
  * taskset: the servers then share the machine with the load generator, and the figure is noisier.
@@ -34,8 +42,8 @@ const SERVER_CORE =
 export const OBSERVABILITY_BUDGET = 0.05;
 const METRICS_TOKEN = "bench-metrics-token-0123456789";
 
-async function start(dir, on, { env: startEnv, args }) {
-  const name = on ? "on" : "off";
+/** Starts the server `name` (its files are named after it), with observability on or off. */
+async function start(dir, name, on, { env: startEnv, args }) {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const logFile = join(dir, `${name}.log`);
@@ -72,23 +80,45 @@ const load = (base, duration) =>
   autocannon({ url: `${base}/`, connections: CONNECTIONS, duration, headers: { "user-agent": BROWSER } });
 
 /**
- * Runs the section; returns each server's throughput and CPU per request over all its rounds,
+ * Runs the section; returns each side's throughput and CPU per request over all its rounds,
  * the cost (CPU per request, on / off − 1), the log written and what /metrics answered.
+ * With `control`, the "on" side runs with observability off too.
  */
-export async function observabilityCost(startCommand) {
+export async function observabilityCost(startCommand, { control = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "app-bench-logs-"));
-  const servers = [];
+  const totals = { on: { requests: 0, cpuMs: 0 }, off: { requests: 0, cpuMs: 0 } };
+  let logBytes = 0;
+  let metrics;
   try {
-    servers.push(await start(dir, true, startCommand), await start(dir, false, startCommand));
-    for (const { base } of servers) await load(base, 2); // warm-up, and the home page into the cache
-    const totals = { on: { requests: 0, cpuMs: 0 }, off: { requests: 0, cpuMs: 0 } };
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const { name, base, child } of round % 2 ? [...servers].reverse() : servers) {
-        const before = cpuMs(child.pid);
-        const result = await load(base, ROUND_SECONDS);
-        if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the server with ${name}`);
-        totals[name].requests += result.requests.total;
-        totals[name].cpuMs += cpuMs(child.pid) - before;
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const sides = [
+        { name: "on", on: !control },
+        { name: "off", on: false },
+      ];
+      const servers = [];
+      try {
+        for (const side of pair % 2 ? [...sides].reverse() : sides) {
+          servers.push(await start(dir, `${side.name}-${pair}`, side.on, startCommand));
+        }
+        for (const { base } of servers) await load(base, 2); // warm-up, and the home page into the cache
+        const first = Math.floor(pair / 2) % 2 ? [...servers].reverse() : servers;
+        for (const { name, base, child } of [...first, ...[...first].reverse()]) {
+          const before = cpuMs(child.pid);
+          const result = await load(base, ROUND_SECONDS);
+          if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the server ${name}`);
+          const side = name.split("-")[0];
+          totals[side].requests += result.requests.total;
+          totals[side].cpuMs += cpuMs(child.pid) - before;
+        }
+        const on = servers.find(({ name }) => name.startsWith("on"));
+        logBytes += statSync(on.logFile).size;
+        if (pair === PAIRS - 1) {
+          const answer = await fetch(`${on.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+          const exposition = await answer.text();
+          metrics = { status: answer.status, families: answer.ok ? (exposition.match(/^# TYPE /gm) ?? []).length : 0 };
+        }
+      } finally {
+        await Promise.all(servers.map(({ child }) => stopChild(child)));
       }
     }
     const figures = ({ requests, cpuMs: cpu }) => ({
@@ -97,11 +127,9 @@ export async function observabilityCost(startCommand) {
     });
     const on = figures(totals.on);
     const off = figures(totals.off);
-    const metrics = await fetch(`${servers[0].base}/metrics`, {
-      headers: { authorization: `Bearer ${METRICS_TOKEN}` },
-    });
-    const exposition = await metrics.text();
     return {
+      control,
+      pairs: PAIRS,
       rounds: ROUNDS,
       roundSeconds: ROUND_SECONDS,
       serverCore: SERVER_CORE,
@@ -109,14 +137,10 @@ export async function observabilityCost(startCommand) {
       off,
       cost: on.cpuUsPerRequest / off.cpuUsPerRequest - 1,
       throughputCost: 1 - on.rps / off.rps,
-      logMb: statSync(servers[0].logFile).size / 1024 / 1024,
-      metrics: {
-        status: metrics.status,
-        families: metrics.ok ? (exposition.match(/^# TYPE /gm) ?? []).length : 0,
-      },
+      logMb: logBytes / 1024 / 1024,
+      metrics,
     };
   } finally {
-    await Promise.all(servers.map(({ child }) => stopChild(child)));
     rmSync(dir, { recursive: true, force: true });
   }
 }
@@ -125,22 +149,23 @@ export async function observabilityCost(startCommand) {
 export function printObservabilityCost(figures) {
   const { on, off } = figures;
   const where = figures.serverCore === null ? "sharing the cores" : `on core ${figures.serverCore}`;
+  const onLabel = figures.control ? "observability off (control)       " : "observability on  (logs, metrics) ";
   console.log(
-    `\ncached home page, ${CONNECTIONS} connections, ${figures.rounds} rounds of ${figures.roundSeconds} s per server (ABBA), servers ${where}:`,
+    `\ncached home page, ${CONNECTIONS} connections, ${figures.rounds} rounds of ${figures.roundSeconds} s per side over ${figures.pairs} fresh pairs of servers (orders balanced), servers ${where}:`,
   );
-  console.log(
-    `  observability on  (logs, metrics) ${on.rps.toFixed(0).padStart(6)} req/s   ${on.cpuUsPerRequest.toFixed(1)} µs CPU/request`,
-  );
+  console.log(`  ${onLabel}${on.rps.toFixed(0).padStart(6)} req/s   ${on.cpuUsPerRequest.toFixed(1)} µs CPU/request`);
   console.log(
     `  observability off                  ${off.rps.toFixed(0).padStart(6)} req/s   ${off.cpuUsPerRequest.toFixed(1)} µs CPU/request`,
   );
-  console.log(`  log written: ${figures.logMb.toFixed(1)} MB`);
+  if (!figures.control) {
+    console.log(`  log written: ${figures.logMb.toFixed(1)} MB`);
+    console.log(
+      figures.metrics.status === 200
+        ? `  /metrics scraped: ${figures.metrics.families} metric families`
+        : `  /metrics answered ${figures.metrics.status}: metrics not served by this build`,
+    );
+  }
   console.log(
-    figures.metrics.status === 200
-      ? `  /metrics scraped: ${figures.metrics.families} metric families`
-      : `  /metrics answered ${figures.metrics.status}: metrics not served by this build`,
-  );
-  console.log(
-    `  cost: ${(figures.cost * 100).toFixed(1)} % of the server's CPU per request, ${(figures.throughputCost * 100).toFixed(1)} % of throughput`,
+    `  ${figures.control ? "difference between identical sides" : "cost"}: ${(figures.cost * 100).toFixed(1)} % of the server's CPU per request, ${(figures.throughputCost * 100).toFixed(1)} % of throughput`,
   );
 }

@@ -17,7 +17,8 @@
 // - the peak RSS of the server over the whole run;
 // - what logs, metrics and tracing (off) cost (scripts/bench-logging.mjs).
 // `npm run bench -- --outgoing-webhooks`, `-- --logging` or `-- --tracing` (traces on and off,
-// scripts/bench-tracing.mjs) runs only that section;
+// scripts/bench-tracing.mjs) runs only that section; `-- --logging-control` runs the logging
+// section with observability off on both sides, to show that method's own noise;
 // `npm run bench -- --soak` sends 100,000 page requests instead and prints RSS every 10,000.
 // Run `npm run build` first.
 import autocannon from "autocannon";
@@ -161,6 +162,10 @@ const budgets = [];
 /** Records a budget (printed with the others at the end, and written to the JSON). */
 const budget = (name, figure, target, ok) => budgets.push({ name, figure, target, ok });
 
+if (process.argv.includes("--logging-control")) {
+  printObservabilityCost(await observabilityCost(start, { control: true }));
+  process.exit();
+}
 if (process.argv.includes("--logging")) {
   const observability = await observabilityCost(start);
   printObservabilityCost(observability);
