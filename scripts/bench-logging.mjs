@@ -1,6 +1,6 @@
 // The benchmark's observability section (scripts/bench.mjs; alone: `npm run bench -- --logging`):
-// what logs, metrics and tracing (off) cost. The cached home page's throughput on two servers
-// started alike, in alternating rounds so that both see the same machine:
+// what logs, metrics and tracing (off) cost. The cached home page on two servers started
+// alike, loaded at the same time so that both see the same machine:
 // - on: JSON lines at LOG_LEVEL=info (an access line per request, to a file as a log
 //   collector would read them) and metrics collected (METRICS_TOKEN set; /metrics is scraped
 //   once at the end, so the series are really kept);
@@ -9,17 +9,16 @@
 // off is part of both. Budget: at most 5 %, judged on the server's CPU per request, which
 // other work on the machine does not move as it moves throughput; a saturated server's
 // throughput is the inverse of it (docs/decisions/0030-logs-and-errors.md).
-// The budget is smaller than the noise of a few long rounds: two identical servers measured
-// that way differed by up to 10 %. Part of that is the machine drifting, part is each process
-// being a little faster or slower than another started alike, for as long as it lives (where
-// its code and heap landed): two servers both with observability off, four fresh pairs,
-// measured 6.0 and 6.8 % apart when the same one of each pair always started first. So the
-// rounds are many and short, over PAIRS fresh pairs of servers, and every order is balanced:
-// which server starts first alternates from pair to pair, which is measured first alternates
-// every other pair, and each pair runs AB then BA. The cost is each side's CPU summed over all
-// its rounds, and both servers run on a core of their own (taskset), so that the load
-// generator does not share their caches and time slices. `--logging-control` runs the same
-// section with observability off on both sides: what it prints is the method's own noise.
+// The budget is smaller than the noise of rounds taken one server after the other: this
+// machine's speed moves by a third from one few-second window to the next, so two identical
+// servers measured that way (16 alternating rounds of 2 s each) differed by up to 7 %, and one
+// build by 0.8 % in one run and 9.7 % in the next. Loaded together, the two servers share the
+// same moments: both run on one core of their own (taskset), where the scheduler gives each
+// half of it, and the load generator runs on the other cores, so that it does not share their
+// caches and time slices. The cost is each side's CPU summed over all its rounds, over PAIRS
+// fresh pairs of servers, which one starts first alternating from pair to pair.
+// `--logging-control` runs the same section with observability off on both sides: what it
+// prints is the method's own noise.
 import autocannon from "autocannon";
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, openSync, rmSync, statSync } from "node:fs";
@@ -29,9 +28,9 @@ import { BROWSER, cpuMs, freePort, stopChild, waitFor } from "./bench-support.mj
 
 const CONNECTIONS = 32;
 const ROUND_SECONDS = 2;
-/** Rounds per server, over all pairs: two per pair (AB, then BA). */
+/** Rounds over all pairs, both servers of a pair loaded at once in each. */
 const ROUNDS = 16;
-/** Fresh pairs of servers the rounds are spread over; a multiple of 4, so that every order is balanced. */
+/** Fresh pairs of servers the rounds are spread over; even, so that each side starts first as often. */
 const PAIRS = 8;
 /**
  * The core the servers run on (the last one), or null where there is only one core or no
@@ -86,6 +85,9 @@ const load = (base, duration) =>
  */
 export async function observabilityCost(startCommand, { control = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "app-bench-logs-"));
+  // The load generator (this process, all its threads) off the servers' core for the section.
+  const cores = `0-${availableParallelism() - 1}`;
+  if (SERVER_CORE !== null) affinity(`0-${SERVER_CORE - 1}`);
   const totals = { on: { requests: 0, cpuMs: 0 }, off: { requests: 0, cpuMs: 0 } };
   let logBytes = 0;
   let metrics;
@@ -100,15 +102,18 @@ export async function observabilityCost(startCommand, { control = false } = {}) 
         for (const side of pair % 2 ? [...sides].reverse() : sides) {
           servers.push(await start(dir, `${side.name}-${pair}`, side.on, startCommand));
         }
-        for (const { base } of servers) await load(base, 2); // warm-up, and the home page into the cache
-        const first = Math.floor(pair / 2) % 2 ? [...servers].reverse() : servers;
-        for (const { name, base, child } of [...first, ...[...first].reverse()]) {
-          const before = cpuMs(child.pid);
-          const result = await load(base, ROUND_SECONDS);
-          if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the server ${name}`);
-          const side = name.split("-")[0];
-          totals[side].requests += result.requests.total;
-          totals[side].cpuMs += cpuMs(child.pid) - before;
+        // Warm-up, and the home page into each server's cache.
+        await Promise.all(servers.map(({ base }) => load(base, 2)));
+        for (let round = 0; round < ROUNDS / PAIRS; round++) {
+          const before = servers.map(({ child }) => cpuMs(child.pid));
+          const results = await Promise.all(servers.map(({ base }) => load(base, ROUND_SECONDS)));
+          servers.forEach(({ name, child }, i) => {
+            const result = results[i];
+            if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the server ${name}`);
+            const side = name.split("-")[0];
+            totals[side].requests += result.requests.total;
+            totals[side].cpuMs += cpuMs(child.pid) - before[i];
+          });
         }
         const on = servers.find(({ name }) => name.startsWith("on"));
         logBytes += statSync(on.logFile).size;
@@ -141,8 +146,14 @@ export async function observabilityCost(startCommand, { control = false } = {}) 
       metrics,
     };
   } finally {
+    if (SERVER_CORE !== null) affinity(cores);
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** Puts every thread of this process on `cpus` (a taskset list). */
+function affinity(cpus) {
+  spawnSync("taskset", ["-a", "-p", "-c", cpus, String(process.pid)], { stdio: "ignore" });
 }
 
 /** Prints the section's figures (its budget row is printed with the others). */
@@ -151,7 +162,7 @@ export function printObservabilityCost(figures) {
   const where = figures.serverCore === null ? "sharing the cores" : `on core ${figures.serverCore}`;
   const onLabel = figures.control ? "observability off (control)       " : "observability on  (logs, metrics) ";
   console.log(
-    `\ncached home page, ${CONNECTIONS} connections, ${figures.rounds} rounds of ${figures.roundSeconds} s per side over ${figures.pairs} fresh pairs of servers (orders balanced), servers ${where}:`,
+    `\ncached home page, ${CONNECTIONS} connections per server, both loaded at once: ${figures.rounds} rounds of ${figures.roundSeconds} s over ${figures.pairs} fresh pairs of servers, servers ${where}:`,
   );
   console.log(`  ${onLabel}${on.rps.toFixed(0).padStart(6)} req/s   ${on.cpuUsPerRequest.toFixed(1)} µs CPU/request`);
   console.log(

@@ -187,6 +187,31 @@ describe("one JSON access line per request", () => {
   });
 });
 
+describe("access lines in batches", () => {
+  it("keeps every line whole and once across batches, and writes the last batch when the server stops", async () => {
+    const server = await startServer({});
+    const ids: string[] = [];
+    let stopped: { stdout: string } | undefined;
+    try {
+      // About 270 bytes a line: 160 requests fill several 16 KB batches and leave part of one.
+      for (let burst = 0; burst < 16; burst++) {
+        const answers = await Promise.all(Array.from({ length: 10 }, () => get(`${server.url}/pricing`)));
+        for (const res of answers) {
+          await res.text();
+          ids.push(res.headers.get("x-request-id")!);
+        }
+      }
+      stopped = await server.stop(); // at once: the last batch leaves on its timer or at exit
+    } finally {
+      if (!stopped) await server.stop();
+    }
+    // Every line is JSON (lines() says which is not); the start-up's health checks have lines too.
+    const access = lines(stopped.stdout).filter((line) => line.msg === "request" && ids.includes(line.requestId!));
+    expect(access.map((line) => line.requestId).sort()).toEqual([...ids].sort());
+    expect(access.every((line) => line.route === "/:lang?/pricing" && line.status === 200)).toBe(true);
+  });
+});
+
 describe("X-Request-Id from a proxy", () => {
   it("is ignored without a trusted proxy: a client cannot choose its request's id", async () => {
     const res = await get(`${app.base}/healthz`, { "x-request-id": "chosen-by-the-client" });
