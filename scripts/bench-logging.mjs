@@ -85,9 +85,10 @@ const load = (base, duration) =>
  */
 export async function observabilityCost(startCommand, { control = false } = {}) {
   const dir = mkdtempSync(join(tmpdir(), "app-bench-logs-"));
-  // The load generator (this process, all its threads) off the servers' core for the section.
-  const cores = `0-${availableParallelism() - 1}`;
-  if (SERVER_CORE !== null) affinity(`0-${SERVER_CORE - 1}`);
+  // The load generator (this process, all its threads) off the servers' core for the section,
+  // then back where it was.
+  const cores = SERVER_CORE === null ? null : affinity();
+  if (cores !== null) affinity(`0-${SERVER_CORE - 1}`);
   const totals = { on: { requests: 0, cpuMs: 0 }, off: { requests: 0, cpuMs: 0 } };
   let logBytes = 0;
   let metrics;
@@ -100,22 +101,21 @@ export async function observabilityCost(startCommand, { control = false } = {}) 
       const servers = [];
       try {
         for (const side of pair % 2 ? [...sides].reverse() : sides) {
-          servers.push(await start(dir, `${side.name}-${pair}`, side.on, startCommand));
+          servers.push({ ...(await start(dir, `${side.name}-${pair}`, side.on, startCommand)), side: side.name });
         }
         // Warm-up, and the home page into each server's cache.
         await Promise.all(servers.map(({ base }) => load(base, 2)));
         for (let round = 0; round < ROUNDS / PAIRS; round++) {
           const before = servers.map(({ child }) => cpuMs(child.pid));
           const results = await Promise.all(servers.map(({ base }) => load(base, ROUND_SECONDS)));
-          servers.forEach(({ name, child }, i) => {
+          servers.forEach(({ name, side, child }, i) => {
             const result = results[i];
             if (result.non2xx > 0) throw new Error(`${result.non2xx} non-2xx answers from the server ${name}`);
-            const side = name.split("-")[0];
             totals[side].requests += result.requests.total;
             totals[side].cpuMs += cpuMs(child.pid) - before[i];
           });
         }
-        const on = servers.find(({ name }) => name.startsWith("on"));
+        const on = servers.find(({ side }) => side === "on");
         logBytes += statSync(on.logFile).size;
         if (pair === PAIRS - 1) {
           const answer = await fetch(`${on.base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
@@ -146,13 +146,17 @@ export async function observabilityCost(startCommand, { control = false } = {}) 
       metrics,
     };
   } finally {
-    if (SERVER_CORE !== null) affinity(cores);
+    if (cores !== null) affinity(cores);
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-/** Puts every thread of this process on `cpus` (a taskset list). */
+/** Puts every thread of this process on `cpus` (a taskset list); without it, returns the list it is on. */
 function affinity(cpus) {
+  if (cpus === undefined) {
+    const { stdout } = spawnSync("taskset", ["-c", "-p", String(process.pid)], { encoding: "utf8" });
+    return stdout.split(": ")[1].trim();
+  }
   spawnSync("taskset", ["-a", "-p", "-c", cpus, String(process.pid)], { stdio: "ignore" });
 }
 
