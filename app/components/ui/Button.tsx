@@ -1,20 +1,19 @@
 import type { ComponentProps, ReactNode } from "react";
 
+/** The look of each kind of button: the `btn-*` classes of app.css. */
 const variants = {
-  primary: "bg-primary-700 text-white hover:bg-primary-800 focus-visible:outline-primary-600 shadow-xs",
-  secondary:
-    "border border-slate-300 bg-white text-slate-900 hover:bg-slate-50 focus-visible:outline-slate-400 dark:border-slate-700 dark:bg-slate-900 dark:text-slate-100 dark:hover:bg-slate-800",
-  danger: "bg-red-600 text-white hover:bg-red-700 focus-visible:outline-red-600 shadow-xs",
-  dangerOutline:
-    "border border-red-300 bg-white text-red-700 hover:bg-red-50 focus-visible:outline-red-600 dark:border-red-900 dark:bg-slate-900 dark:text-red-400 dark:hover:bg-red-950/40",
-  ghost:
-    "text-slate-700 hover:bg-slate-100 focus-visible:outline-slate-400 dark:text-slate-300 dark:hover:bg-slate-800",
+  primary: "btn-primary",
+  secondary: "btn-secondary",
+  danger: "btn-danger",
+  dangerOutline: "btn-danger-outline",
+  ghost: "btn-ghost",
 } as const;
 
 export type ButtonVariant = keyof typeof variants;
 
+/** A button's classes (app.css); `extra` utilities win over them. */
 export function buttonClass(variant: ButtonVariant = "primary", extra = "") {
-  return `inline-flex items-center justify-center gap-2 rounded-md px-4 py-2 text-sm font-medium focus-visible:outline-2 focus-visible:outline-offset-2 disabled:cursor-not-allowed disabled:opacity-60 ${variants[variant]} ${extra}`;
+  return extra ? `btn ${variants[variant]} ${extra}` : `btn ${variants[variant]}`;
 }
 
 export function Spinner({ className = "size-4" }: { className?: string }) {

@@ -360,14 +360,9 @@ function RowActions({
       >
         ⋯
       </summary>
-      {/* One form for the row's buttons: the role is read by set-role only. The items are
-          styled here (*: its children) rather than each on its own: 40 KB less per 100 rows. */}
-      <form
-        method="post"
-        action={action}
-        data-row-form
-        className="absolute right-0 z-30 mt-1 w-56 rounded-md border border-slate-200 bg-white p-1 text-sm shadow-lg *:block *:w-full *:rounded *:px-3 *:py-1.5 *:text-left *:hover:bg-slate-100 dark:border-slate-700 dark:bg-slate-900 dark:*:hover:bg-slate-800"
-      >
+      {/* One form for the row's buttons: the role is read by set-role only. It and its items
+          are styled by one class (app.css), not each item on its own: 60 KB less per 100 rows. */}
+      <form method="post" action={action} data-row-form className="row-menu">
         <input type="hidden" name="userId" value={user.id} />
         <input type="hidden" name="role" value={user.role === "admin" ? "user" : "admin"} />
         {post("set-role", user.role === "admin" ? t("users.actions.makeUser") : t("users.actions.makeAdmin"))}
