@@ -7,7 +7,7 @@ import type { AuthSession } from "~/server/auth/session.server";
 import { activeProviderId, activeSubscriptions } from "~/server/billing/billing.server";
 import { prisma } from "~/server/db.server";
 import { can } from "~/server/organization/permissions.server";
-import { roleTableOf } from "~/server/organization/organizations.server";
+import { roleTableOfRequest } from "~/server/organization/pages.server";
 
 /** How many of the user's own audit rows the home lists. */
 export const RECENT_ACTIVITY = 8;
@@ -52,7 +52,7 @@ export async function dashboardOf(auth: AuthSession) {
     }),
   ]);
 
-  const organization = membership ? await organizationGlance(membership) : null;
+  const organization = membership ? await organizationGlance(auth, membership) : null;
   const steps: { step: NextStep; done: boolean; href: string }[] = [
     { step: "verify-email", done: user.emailVerified, href: "/profile/email" },
     { step: "two-factor", done: user.twoFactorEnabled, href: "/profile/security" },
@@ -88,13 +88,13 @@ type Membership = {
   };
 };
 
-async function organizationGlance({ role, organization }: Membership) {
+async function organizationGlance(auth: AuthSession, { role, organization }: Membership) {
   const [pendingInvitations, [subscription], roleTable] = await Promise.all([
     prisma.invitation.count({
       where: { organizationId: organization.id, status: "pending", expiresAt: { gt: new Date() } },
     }),
     activeSubscriptions([organization.id]),
-    roleTableOf(organization.id),
+    roleTableOfRequest(auth, organization.id),
   ]);
   return {
     name: organization.name,

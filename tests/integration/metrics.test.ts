@@ -12,7 +12,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startWebhookReceiver, type WebhookReceiver } from "../support/webhook-receiver";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { makeTestClient } from "./helpers/auth-client";
-import { createUser, PASSWORD, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
+import {
+  createOrganization,
+  createUser,
+  PASSWORD,
+  sessionTokenCookie,
+  signInInProcess,
+  unique,
+  uniqueEmail,
+} from "./helpers/factories";
 import { BROWSER_UA, get } from "./helpers/http";
 import { freePort, startServer, type RunningServer } from "./helpers/server";
 
@@ -208,6 +216,28 @@ describe("counters move after real actions", () => {
         status: "4xx",
       }),
     ).toBeGreaterThanOrEqual(2);
+  });
+
+  it("one read of an organization's role table per page, though the shell and the page both decide with it", async () => {
+    const user = await createUser();
+    const organization = await createOrganization({ members: [{ userId: user.id, role: "owner" }] });
+    const cookie = await sessionTokenCookie(user.id);
+    // The shell's menu reads the active organization's roles, the organization's pages and the dashboard theirs.
+    expect((await api("/organization/set-active", { organizationId: organization.id }, { cookie })).status).toBe(200);
+    for (const path of [`/organizations/${organization.slug}/members`, "/dashboard"]) {
+      const before = await scrape();
+      const page = await get(`${app.base}${path}`, { cookie });
+      expect(page.status, path).toBe(200);
+      const reads = sample(await scrape(), "app_db_query_duration_seconds_count", {
+        model: "OrganizationRole",
+        operation: "findMany",
+      });
+      const readsBefore = sample(before, "app_db_query_duration_seconds_count", {
+        model: "OrganizationRole",
+        operation: "findMany",
+      });
+      expect(reads - readsBefore, path).toBe(1);
+    }
   });
 
   it("a sign-up, a taken address and the verification email sent", async () => {

@@ -13,11 +13,11 @@ import { requireAuthSession } from "~/server/auth/guards.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { getInstance, getLocale, notFound } from "~/server/i18n.server";
 import { listInvitations } from "./invitations.server";
-import { can, holds } from "./permissions.server";
+import { can, holds, type RoleTable } from "./permissions.server";
 import { listRoles } from "./roles.server";
 import {
-  callerOf,
   checkSlug,
+  type Caller,
   memberUser,
   membershipOf,
   organizationOut,
@@ -61,8 +61,26 @@ async function readOrganizationOfPage(url: URL, auth: AuthSession, slug: string)
   const organization = await prisma.organization.findUnique({ where: { slug } });
   const member = organization && (await membershipOf(auth.user.id, organization.id));
   if (!organization || !member) notFound(url.pathname);
-  return { organization: organizationOut(organization), caller: await callerOf(member) };
+  const caller: Caller = { ...member, roleTable: await roleTableOfRequest(auth, organization.id) };
+  return { organization: organizationOut(organization), caller };
 }
+
+/**
+ * The role table of `organizationId` as one request's loaders read it: the shell's menu, an
+ * organization's pages and the dashboard each need it, and read it once between them. Kept
+ * by the request's session (one object per request), so for that request only: an action
+ * that changes a role runs before the loaders that read this, and the next request reads
+ * the table anew. Actions decide with their own read (roleTableOf, in their transaction).
+ */
+export function roleTableOfRequest(auth: AuthSession, organizationId: string): Promise<RoleTable> {
+  let tables = roleTablesOfRequest.get(auth);
+  if (!tables) roleTablesOfRequest.set(auth, (tables = new Map()));
+  let table = tables.get(organizationId);
+  if (!table) tables.set(organizationId, (table = roleTableOf(organizationId)));
+  return table;
+}
+
+const roleTablesOfRequest = new WeakMap<AuthSession, Map<string, Promise<RoleTable>>>();
 
 /**
  * Page `requested` of an organization's members with their users, oldest first, and how
@@ -265,7 +283,10 @@ export async function shellOf(auth: AuthSession) {
     orderBy: { organization: { createdAt: "asc" } },
   });
   const membership = memberships.find(({ organization }) => organization.id === activeOrganizationId);
-  const active = membership && { role: membership.role, roleTable: await roleTableOf(membership.organization.id) };
+  const active = membership && {
+    role: membership.role,
+    roleTable: await roleTableOfRequest(auth, membership.organization.id),
+  };
   return {
     organizations: memberships.map(({ organization }) => organization),
     activeOrganizationId,
