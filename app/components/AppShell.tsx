@@ -149,7 +149,7 @@ function NavGroup({ title, items }: { title?: string; items: (NavItem | AdminMen
               to={localize(item.path)}
               end={"end" in item ? item.end : false}
               prefetch="intent"
-              className="flex items-center gap-2 rounded-md px-3 py-1.5 text-sm text-slate-700 hover:bg-slate-100 aria-[current=page]:bg-primary-50 aria-[current=page]:font-medium aria-[current=page]:text-primary-800 dark:text-slate-300 dark:hover:bg-slate-800 dark:aria-[current=page]:bg-primary-950 dark:aria-[current=page]:text-primary-200"
+              className="nav-item"
             >
               <Icon name={item.icon} className="size-4 shrink-0" />
               <span className="truncate">{t(item.labelKey)}</span>

@@ -38,7 +38,7 @@ export function LocaleSwitcher() {
             value={lng}
             lang={lng}
             aria-current={lng === current ? "true" : undefined}
-            className="flex w-full items-center justify-between rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800"
+            className="menu-item justify-between"
           >
             {localeNames[lng]}
             {lng === current ? <Icon name="check" className="size-3.5 text-primary-600" /> : null}

@@ -28,8 +28,7 @@ export function OrganizationSwitcher({
   const location = useLocation();
   const active = organizations.find((organization) => organization.id === activeOrganizationId);
   const others = organizations.filter((organization) => organization !== active);
-  const item =
-    "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
+  const item = "menu-item";
   return (
     // Keyed by the location so that it closes once a switch (or any navigation) is done.
     <details key={location.key} className="relative" data-menu data-testid="organization-switcher">

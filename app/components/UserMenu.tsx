@@ -18,8 +18,7 @@ export function UserMenu({ user }: { user: MenuUser }) {
   const localize = useLocalize();
   const locale = useLocale();
   const initial = (user.name || user.email).slice(0, 1).toUpperCase();
-  const item =
-    "flex w-full items-center gap-2 rounded px-3 py-1.5 text-left text-sm hover:bg-slate-100 dark:hover:bg-slate-800";
+  const item = "menu-item";
   return (
     <details className="relative" data-menu>
       <summary

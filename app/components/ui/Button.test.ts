@@ -20,7 +20,7 @@ describe("controls' classes", () => {
       for (const name of classes) expect(defined, `${variant}: .${name}`).toContain(name);
     }
     expect(defined).toContain(inputClass);
-    expect(defined).toContain("row-menu");
+    for (const name of ["row-menu", "nav-item", "menu-item"]) expect(defined).toContain(name);
     expect(buttonClass("ghost", "px-3 py-1.5")).toBe("btn btn-ghost px-3 py-1.5");
   });
 });
