@@ -34,13 +34,13 @@ export function StackedTable({
   );
 }
 
-/** A row: a card (two columns) on a phone, a table row from md up. */
-export const stackedRow = "grid grid-cols-[minmax(0,1fr)_auto] gap-x-3 gap-y-1 px-4 py-3 md:table-row md:p-0";
+/** A row: a card (two columns) on a phone, a table row from md up (app.css: every row repeats it). */
+export const stackedRow = "stacked-row";
 
-/** A cell: a grid item of the card on a phone, a table cell from md up. */
-export const stackedCell = "min-w-0 md:table-cell";
+/** A cell: a grid item of the card on a phone, a table cell from md up (app.css). */
+export const stackedCell = "stacked-cell";
 
 /** A cell's column name, written before its value on a phone only (the table has a header). */
 export function StackedLabel({ children }: { children: ReactNode }) {
-  return <span className="mr-1 text-xs text-slate-600 md:hidden dark:text-slate-400">{children}</span>;
+  return <span className="stacked-label">{children}</span>;
 }

@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
+import { stackedCell, stackedRow } from "~/components/reports/StackedTable";
 import { buttonClass, type ButtonVariant } from "./Button";
 import { inputClass } from "./Input";
 
@@ -20,7 +21,9 @@ describe("controls' classes", () => {
       for (const name of classes) expect(defined, `${variant}: .${name}`).toContain(name);
     }
     expect(defined).toContain(inputClass);
-    for (const name of ["row-menu", "nav-item", "menu-item"]) expect(defined).toContain(name);
+    for (const name of ["row-menu", "nav-item", "menu-item", stackedRow, stackedCell, "stacked-label"]) {
+      expect(defined).toContain(name);
+    }
     expect(buttonClass("ghost", "px-3 py-1.5")).toBe("btn btn-ghost px-3 py-1.5");
   });
 });
