@@ -398,7 +398,7 @@ async function dispatch(request: Request, context: Readonly<RouterContextProvide
       query = endpoint.query ? validate(endpoint.query, rawQuery, "query") : rawQuery;
     }
 
-    refuseForKey(endpoint.path, body, query);
+    await refuseForKey(endpoint.path, body, query);
     const ctx = { request, context, body, query, params, meta, cookies, headers, session, auth };
     const result = await endpoint.handler(ctx);
     const response = result instanceof Response ? result : Response.json(result ?? null);

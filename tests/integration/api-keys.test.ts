@@ -380,6 +380,76 @@ describe("organization keys (configId org)", () => {
     await app.prisma.member.deleteMany({ where: { organizationId: org.id, userId: org.admin.id } });
     expect(await sessionWith(data!.key)).toMatchObject({ status: 401, body: { code: "INVALID_API_KEY" } });
   });
+  it("reaches its organization's teams, invitations and custom roles by their own ids, and no other organization's", async () => {
+    const org = await organization();
+    const other = await organization();
+    await app.prisma.member.create({ data: { organizationId: other.id, userId: org.admin.id, role: "admin" } });
+    // Without the default limit of 10 requests a day: this test makes more.
+    const { key } = await serverKey(org.admin.id, { rateLimit: null }, { configId: "org", organizationId: org.id });
+    const api = withKey(key).client.organization;
+    const refused = { status: 403, code: "API_KEY_NOT_ALLOWED" };
+
+    // Its own organization's team, addressed by the team's id.
+    const team = (await api.createTeam({ name: "Ops" })).data!;
+    expect((await api.updateTeam({ teamId: team.id, data: { name: "Platform" } })).error).toBeNull();
+    expect((await api.addTeamMember({ teamId: team.id, userId: org.admin.id })).error).toBeNull();
+    expect((await api.addTeamMember({ teamId: team.id, userId: org.member.id })).error).toBeNull();
+    const listed = await api.listTeamMembers({ query: { teamId: team.id } });
+    expect(listed.data?.map((row) => row.userId).sort()).toEqual([org.admin.id, org.member.id].sort());
+    expect((await api.removeTeamMember({ teamId: team.id, userId: org.member.id })).error).toBeNull();
+    expect(await app.prisma.team.findUniqueOrThrow({ where: { id: team.id } })).toMatchObject({ name: "Platform" });
+
+    // The other organization's team, though the key's author is an admin and a team member there.
+    const theirs = await app.prisma.team.create({
+      data: { name: "Theirs", organizationId: other.id, members: { create: { userId: org.admin.id } } },
+    });
+    const renamed = await api.updateTeam({ teamId: theirs.id, data: { name: "Taken", organizationId: other.id } });
+    expect(renamed.error).toMatchObject(refused);
+    expect((await api.listTeamMembers({ query: { teamId: theirs.id } })).error).toMatchObject(refused);
+    expect(
+      (await api.addTeamMember({ teamId: theirs.id, userId: org.admin.id, organizationId: other.id })).error,
+    ).toMatchObject(refused);
+    // Not naming its organization, the team is looked for in the key's, where it is not.
+    expect((await api.removeTeam({ teamId: theirs.id })).error?.code).toBe("TEAM_NOT_FOUND");
+    expect(await app.prisma.team.findUniqueOrThrow({ where: { id: theirs.id } })).toMatchObject({ name: "Theirs" });
+
+    // Invitations, cancelled by id.
+    const invited = await api.inviteMember({ email: uniqueEmail("invitee"), role: "member" });
+    expect(invited.error).toBeNull();
+    expect((await api.cancelInvitation({ invitationId: invited.data!.id })).error).toBeNull();
+    const elsewhere = await app.prisma.invitation.create({
+      data: {
+        organizationId: other.id,
+        email: uniqueEmail("elsewhere"),
+        role: "member",
+        inviterId: other.owner.id,
+        expiresAt: new Date(Date.now() + 86_400_000),
+      },
+    });
+    expect((await api.cancelInvitation({ invitationId: elsewhere.id })).error).toMatchObject(refused);
+    expect(await app.prisma.invitation.findUniqueOrThrow({ where: { id: elsewhere.id } })).toMatchObject({
+      status: "pending",
+    });
+
+    // Custom roles of its organization, and none of the other's.
+    const call = async (path: string, body?: Record<string, unknown>) => {
+      const response = await fetch(`${app.base}/api/auth/organization/${path}`, {
+        method: body ? "POST" : "GET",
+        headers: { "x-api-key": key, "content-type": "application/json", origin: app.base },
+        body: body && JSON.stringify(body),
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const permission = { team: ["create"] };
+    expect((await call("create-role", { role: "deployer", permission })).status).toBe(200);
+    expect((await call("list-roles")).body).toMatchObject([{ role: "deployer", organizationId: org.id }]);
+    expect(await call("create-role", { role: "deployer", permission, organizationId: other.id })).toMatchObject({
+      status: 403,
+      body: { code: "API_KEY_NOT_ALLOWED" },
+    });
+    expect((await call(`list-roles?organizationId=${other.id}`)).status).toBe(403);
+    expect(await app.prisma.organizationRole.count({ where: { organizationId: other.id } })).toBe(0);
+  });
 });
 
 describe("a key's permissions", () => {

@@ -98,10 +98,10 @@ const REFUSED_FOR_KEYS = [
 ];
 
 /**
- * An organization's key reaches only the routes that take their organization by id (checked
- * against the key's below) or act on the active one (the key's): none that span the author's
- * other organizations or their own account, and none addressed by another id (a team, an
- * invitation, a connection), whose organization the gate cannot see.
+ * An organization's key reaches only the routes that act within one organization: the one
+ * they name by id (checked against the key's below) or the active one (the key's). Routes
+ * that find a team or invitation by its id alone name their organization through it
+ * (`ADDRESSED_BY_ID`). None spans the author's other organizations or their own account.
  */
 const ORGANIZATION_KEY_ROUTES = [
   "/get-session",
@@ -117,26 +117,70 @@ const ORGANIZATION_KEY_ROUTES = [
   "/organization/remove-member",
   "/organization/create-team",
   "/organization/list-teams",
+  // A team is looked up within the named (else the active) organization.
+  "/organization/update-team",
+  "/organization/remove-team",
+  "/organization/add-team-member",
+  "/organization/remove-team-member",
+  // Found by their own id in any organization: checked through it (ADDRESSED_BY_ID).
+  "/organization/list-team-members",
+  "/organization/cancel-invitation",
+  // Custom roles, likewise looked up within the named or active organization.
+  "/organization/create-role",
+  "/organization/list-roles",
+  "/organization/get-role",
+  "/organization/update-role",
+  "/organization/delete-role",
+  "/organization/has-permission",
   "/sso/register",
 ];
 
+type Fields = Record<string, unknown>;
+
+/**
+ * Routes whose handler finds its object by id in any organization: the organization of the
+ * object the request names (undefined when it names none or it does not exist, which the
+ * handler answers as it would for anyone).
+ */
+const ADDRESSED_BY_ID: Record<string, (body: Fields, query: Fields) => Promise<string | undefined>> = {
+  "/organization/list-team-members": (_body, query) => organizationOf("team", query.teamId),
+  "/organization/cancel-invitation": (body) => organizationOf("invitation", body.invitationId),
+};
+
+async function organizationOf(table: "team" | "invitation", id: unknown): Promise<string | undefined> {
+  if (typeof id !== "string") return undefined;
+  const args = { where: { id }, select: { organizationId: true } };
+  const row = table === "team" ? await prisma.team.findUnique(args) : await prisma.invitation.findUnique(args);
+  return row?.organizationId;
+}
+
 const matches = (path: string, listed: string) => (listed.endsWith("/") ? path.startsWith(listed) : path === listed);
 
+const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
+
+/** The organizations a request's input names: `organizationId`, and `data.organizationId` (update-team's). */
+function namedOrganizations(fields: Fields): unknown[] {
+  const data = fields.data && typeof fields.data === "object" ? (fields.data as Fields) : {};
+  return [first(fields.organizationId), first(data.organizationId)].filter((id) => id !== undefined && id !== null);
+}
+
 /** The gate for requests made with a key (the dispatcher calls it before every handler): 403 API_KEY_NOT_ALLOWED. */
-export function refuseForKey(path: string, body: unknown, query: unknown): void {
+export async function refuseForKey(path: string, body: unknown, query: unknown): Promise<void> {
   const key = actingKey();
   if (!key) return;
   if (REFUSED_FOR_KEYS.some((refused) => matches(path, refused))) fail("API_KEY_NOT_ALLOWED");
   if (!key.organizationId) return;
   if (!ORGANIZATION_KEY_ROUTES.includes(path)) fail("API_KEY_NOT_ALLOWED");
-  for (const source of [body, query]) {
-    if (!source || typeof source !== "object") continue;
-    const fields = source as Record<string, unknown>;
+  const [bodyFields, queryFields] = [body, query].map((source) =>
+    source && typeof source === "object" ? (source as Fields) : {},
+  ) as [Fields, Fields];
+  for (const fields of [bodyFields, queryFields]) {
     // A slug names an organization the gate would have to look up: the key's is the default anyway.
     if (fields.organizationSlug !== undefined) fail("API_KEY_NOT_ALLOWED");
-    const named = Array.isArray(fields.organizationId) ? fields.organizationId[0] : fields.organizationId;
-    if (named !== undefined && named !== null && named !== key.organizationId) fail("API_KEY_NOT_ALLOWED");
+    if (namedOrganizations(fields).some((id) => id !== key.organizationId)) fail("API_KEY_NOT_ALLOWED");
   }
+  const owner = await ADDRESSED_BY_ID[path]?.(bodyFields, queryFields);
+  if (owner !== undefined && owner !== key.organizationId) fail("API_KEY_NOT_ALLOWED");
 }
 
 // ---- reading ----
