@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signedInBrowser, type SignedInBrowser } from "./helpers/browser";
 import { startTestApp, type TestApp } from "./helpers/app";
+import { onPostgres } from "./helpers/instances";
 
 const SECRET = "organization-members-test-secret-0123456789ab";
 const PAGE_SIZE = 50;
@@ -106,6 +107,17 @@ describe("the members section", () => {
     // Past the last page: the last one; nonsense: the first.
     expect(rows(await owner.page(`${path}?page=9`))).toEqual(rows(last));
     expect(rows(await owner.page(`${path}?page=abc`))).toEqual(rows(first));
+  });
+
+  it.skipIf(onPostgres)("reads a page in the order of an index, without sorting every member first", async () => {
+    // The page's query as Prisma writes it (ORDER BY createdAt, id; LIMIT and OFFSET).
+    const plan = await app.prisma.$queryRawUnsafe<{ detail: string }[]>(
+      'EXPLAIN QUERY PLAN SELECT "id", "role" FROM "member" WHERE "organizationId" = ? ORDER BY "createdAt" ASC, "id" ASC LIMIT 50 OFFSET 50',
+      organizationId,
+    );
+    const steps = plan.map((step) => step.detail).join(" | ");
+    expect(steps).toContain("USING INDEX member_organizationId_createdAt_id_idx");
+    expect(steps).not.toContain("TEMP B-TREE");
   });
 
   it("takes the caller's role and actions from their own membership, not from the page shown", async () => {
