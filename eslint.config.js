@@ -57,6 +57,15 @@ export default tseslint.config(
       "react-hooks/exhaustive-deps": "warn",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "no-control-regex": "off",
+      "no-restricted-syntax": [
+        "error",
+        {
+          // `_count: { select: { members: true } }` inside a query (not groupBy's `_count: { _all }`).
+          selector: "Property[key.name='_count'] > ObjectExpression > Property[key.name='select']",
+          message:
+            "Prisma counts a relation by grouping its whole table (every organization's rows, for one): count with a `where` instead (decision 0037).",
+        },
+      ],
       "no-restricted-imports": [
         "error",
         {

@@ -24,15 +24,7 @@ export async function dashboardOf(auth: AuthSession) {
           where: { organizationId, userId: user.id },
           select: {
             role: true,
-            organization: {
-              select: {
-                id: true,
-                name: true,
-                slug: true,
-                logo: true,
-                _count: { select: { members: true, teams: true } },
-              },
-            },
+            organization: { select: { id: true, name: true, slug: true, logo: true } },
           },
         })
       : null,
@@ -79,30 +71,25 @@ export async function dashboardOf(auth: AuthSession) {
 
 type Membership = {
   role: string;
-  organization: {
-    id: string;
-    name: string;
-    slug: string;
-    logo: string | null;
-    _count: { members: number; teams: number };
-  };
+  organization: { id: string; name: string; slug: string; logo: string | null };
 };
 
 async function organizationGlance(auth: AuthSession, { role, organization }: Membership) {
-  const [pendingInvitations, [subscription], roleTable] = await Promise.all([
-    prisma.invitation.count({
-      where: { organizationId: organization.id, status: "pending", expiresAt: { gt: new Date() } },
-    }),
-    activeSubscriptions([organization.id]),
-    roleTableOfRequest(auth, organization.id),
+  const organizationId = organization.id;
+  const [members, teams, pendingInvitations, [subscription], roleTable] = await Promise.all([
+    prisma.member.count({ where: { organizationId } }),
+    prisma.team.count({ where: { organizationId } }),
+    prisma.invitation.count({ where: { organizationId, status: "pending", expiresAt: { gt: new Date() } } }),
+    activeSubscriptions([organizationId]),
+    roleTableOfRequest(auth, organizationId),
   ]);
   return {
     name: organization.name,
     slug: organization.slug,
     logo: organization.logo,
     role,
-    members: organization._count.members,
-    teams: organization._count.teams,
+    members,
+    teams,
     pendingInvitations,
     subscription: subscription
       ? {

@@ -51,12 +51,12 @@ const expiry = () => new Date(Date.now() + INVITATION_EXPIRES_IN * 1000);
 async function invitedTeam(organizationId: string, teamId: string | string[] | undefined): Promise<string | null> {
   const id = Array.isArray(teamId) ? teamId[0] : teamId;
   if (!id) return null;
-  const team = await prisma.team.findFirst({
-    where: { id, organizationId },
-    select: { _count: { select: { members: true } } },
-  });
+  const [team, members] = await Promise.all([
+    prisma.team.findFirst({ where: { id, organizationId }, select: { id: true } }),
+    prisma.teamMember.count({ where: { teamId: id } }),
+  ]);
   if (!team) fail("TEAM_NOT_FOUND");
-  if (team._count.members >= TEAM_MEMBER_LIMIT) fail("TEAM_MEMBER_LIMIT_REACHED");
+  if (members >= TEAM_MEMBER_LIMIT) fail("TEAM_MEMBER_LIMIT_REACHED");
   return id;
 }
 

@@ -207,10 +207,16 @@ export async function pendingInvitationOfPage(auth: AuthSession, organizationId:
 export async function teamsOfPage(organizationId: string) {
   const teams = await prisma.team.findMany({
     where: { organizationId },
-    include: { _count: { select: { members: true } } },
+    select: { id: true, name: true },
     orderBy: { createdAt: "asc" },
   });
-  return teams.map(({ id, name, _count }) => ({ id, name, memberCount: _count.members }));
+  const counts = await prisma.teamMember.groupBy({
+    by: ["teamId"],
+    where: { teamId: { in: teams.map((team) => team.id) } },
+    _count: { _all: true },
+  });
+  const members = new Map(counts.map((row) => [row.teamId, row._count._all]));
+  return teams.map(({ id, name }) => ({ id, name, memberCount: members.get(id) ?? 0 }));
 }
 
 /**
