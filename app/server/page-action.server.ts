@@ -17,7 +17,6 @@ import { z } from "zod";
 import type { Locale } from "~/i18n/config";
 import { zodErrorMap } from "~/lib/validation";
 import type { EndpointPath } from "~/server/api.server";
-import { actingKey } from "~/server/auth/api-keys.server";
 import { getAuthSession, redirectParam, requireAuthSession } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
 import { requestMeta, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
@@ -148,8 +147,6 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
   const intents: [string, Intent<A, P, unknown, object>][] = Object.entries(table);
   const action = async (args: PageActionArgs) => {
     const { request, context } = args;
-    // Pages are for people: a request acting through an API key changes nothing here.
-    if (actingKey()) throw data("An API key cannot submit the product's forms", { status: 403 });
     const auth = (spec.auth === "required" ? requireAuthSession(context) : getAuthSession(context)) as AuthOf<A>;
     const meta = requestMeta(request, context);
     const locale = getLocale(context) as Locale;

@@ -310,6 +310,39 @@ describe("what a key may not do", () => {
     expect(await app.prisma.apiKey.count({ where: { userId: alice.id } })).toBe(1);
   });
 
+  it("read any page: 403 API_KEY_NOT_ALLOWED before the key is even read", async () => {
+    const org = await organization();
+    const other = await organization();
+    await app.prisma.member.create({ data: { organizationId: other.id, userId: org.admin.id, role: "admin" } });
+    await app.prisma.user.update({ where: { id: org.admin.id }, data: { role: "admin" } });
+    const { slug } = await app.prisma.organization.findUniqueOrThrow({ where: { id: other.id } });
+    const personal = await serverKey(org.admin.id, { rateLimit: null });
+    const organizationKey = await serverKey(
+      org.admin.id,
+      { rateLimit: null, remaining: 1 },
+      { configId: "org", organizationId: org.id },
+    );
+    const pages = [
+      "/admin/users",
+      "/admin/maintenance/audit-log.csv",
+      `/organizations/${slug}/members`,
+      `/organizations/${slug}/audit-log.csv`,
+      "/profile/data.json",
+      "/dashboard",
+    ];
+    for (const { key } of [personal, organizationKey]) {
+      noteSecret("an API key", key);
+      for (const path of pages) {
+        const response = await fetch(`${app.base}${path}`, { headers: { "x-api-key": key } });
+        expect({ path, status: response.status }).toEqual({ path, status: 403 });
+        expect(await response.json()).toMatchObject({ code: "API_KEY_NOT_ALLOWED" });
+      }
+    }
+    // Refused before it was read: the organization key's single request is still there to spend.
+    expect((await sessionWith(organizationKey.key)).status).toBe(200);
+    expect((await sessionWith(organizationKey.key)).body).toMatchObject({ code: "USAGE_EXCEEDED" });
+  });
+
   it("submit the product's forms", async () => {
     const alice = await person("alice");
     const { data } = await alice.keys.create({ name: "ci" });

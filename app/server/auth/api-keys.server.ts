@@ -9,9 +9,9 @@
  *   counted by conditional updates in the database, so two instances never both pass the
  *   last request of a window or of a budget.
  * - While a request acts through a key, `actingKey()` names it (an AsyncLocalStorage scope the
- *   dispatcher and the page middleware open): organization permission checks intersect the
- *   member's grants with the key's, and the dispatcher keeps a key away from what it must not
- *   do (`refuseForKey`).
+ *   dispatcher opens): organization permission checks intersect the member's grants with the
+ *   key's, and the dispatcher keeps a key away from what it must not do (`refuseForKey`).
+ *   Keys are for the JSON API only: the pages refuse them (guards.server.ts).
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { z } from "zod";

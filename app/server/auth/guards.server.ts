@@ -5,11 +5,11 @@ import { isExternalUrl, safeRedirect } from "~/lib/safe-redirect";
 import { loadEnv } from "~/server/env.server";
 import { noteRequest } from "~/server/log.server";
 import { pageUrl } from "~/server/page-url.server";
-import { clientAddressContext } from "~/context";
-import { errorResponse, isAppError } from "~/server/errors.server";
-import { requestSession, withKeyScope } from "./api-keys.server";
+import { AppError, errorResponse } from "~/server/errors.server";
+import { apiKeyFrom } from "./api-keys.server";
 import {
   clearSessionCookies,
+  getSession,
   hasSessionCookies,
   sessionContext,
   type AuthSession,
@@ -21,26 +21,22 @@ import {
  * refresh or a new cookie cache goes out on whatever response the request ends with, and
  * stale session cookies are cleared. /api/auth reads the session itself, with the options
  * of each call (disableCookieCache, disableRefresh), so it is skipped here.
+ *
+ * Pages are for people: a request with an API key is refused here, before the key is read
+ * (403 API_KEY_NOT_ALLOWED). The rules that bound a key (an organization's key to its
+ * organization, no key in the admin console or on its author's account) are the JSON API's
+ * gate; a page honouring the key would open all of that to it.
  */
-export const sessionMiddleware: MiddlewareFunction<Response> = ({ request, url, context }, next) => {
+export const sessionMiddleware: MiddlewareFunction<Response> = async ({ request, url, context }, next) => {
   if (url.pathname.startsWith("/api/auth/")) return next();
-  // The page's loaders and actions run inside the scope, so a key's limits reach them.
-  return withKeyScope(async () => {
-    let auth: Awaited<ReturnType<typeof requestSession>>;
-    try {
-      auth = await requestSession(request, context.get(clientAddressContext));
-    } catch (error) {
-      // A refused API key (unknown, disabled, expired, spent) answers as the API does.
-      if (isAppError(error)) return errorResponse(error);
-      throw error;
-    }
-    context.set(sessionContext, auth && { session: auth.session, user: auth.user });
-    if (auth) noteRequest({ userId: auth.user.id });
-    const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
-    const response = await next();
-    for (const cookie of setCookies) appendSetCookie(response, cookie);
-    return response;
-  });
+  if (apiKeyFrom(request) !== null) return errorResponse(new AppError("API_KEY_NOT_ALLOWED"));
+  const auth = await getSession(request);
+  context.set(sessionContext, auth && { session: auth.session, user: auth.user });
+  if (auth) noteRequest({ userId: auth.user.id });
+  const setCookies = auth ? auth.setCookies : hasSessionCookies(request) ? clearSessionCookies() : [];
+  const response = await next();
+  for (const cookie of setCookies) appendSetCookie(response, cookie);
+  return response;
 };
 
 /** Adds a cookie unless the response (an action signing in or out) already sets that cookie itself. */
