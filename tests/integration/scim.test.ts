@@ -446,6 +446,65 @@ describe("accounts that already exist", () => {
   });
 });
 
+describe("an account the directory does not own", () => {
+  it("keeps its name and email: a link kept after its address's owner claimed it changes neither", async () => {
+    const t = await tenant();
+    // The directory makes an account on a domain the organization has not verified, inactive
+    // so that the address's owner never sees the organization; the owner then claims it.
+    const address = t.unverified("claimed");
+    const created = await t.scim("POST", "/Users", oktaUser(address, { active: false }));
+    expect(created.status).toBe(201);
+    const account = await app.prisma.user.update({
+      where: { email: address },
+      data: { emailVerified: true, name: "Claimed Owner" },
+    });
+    const id = created.body.id as string;
+
+    // Moving the email to an address the directory reads (then a password reset there) would take the account.
+    const moved = await t.scim(
+      "PATCH",
+      `/Users/${id}`,
+      patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: uniqueEmail("attacker") }),
+    );
+    expectError(moved, 400, "mutability");
+    expectError(await t.scim("PUT", `/Users/${id}`, oktaUser(address, { displayName: "Renamed" })), 400, "mutability");
+    expect(await app.prisma.user.findUniqueOrThrow({ where: { id: account.id } })).toMatchObject({
+      email: address,
+      name: "Claimed Owner",
+      emailVerified: true,
+    });
+  });
+
+  it("moves an account on a verified domain only to another verified address: an owner cannot be moved off it", async () => {
+    const t = await tenant();
+    const ownerEmail = t.verified("owner");
+    await app.prisma.user.update({ where: { id: t.owner.id }, data: { email: ownerEmail, emailVerified: true } });
+    const linked = await t.scim("POST", "/Users", oktaUser(ownerEmail));
+    expect(linked.status).toBe(201);
+    const id = linked.body.id as string;
+    const outside = uniqueEmail("outside");
+    expectError(
+      await t.scim(
+        "PATCH",
+        `/Users/${id}`,
+        patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: outside }),
+      ),
+      400,
+      "mutability",
+    );
+    expect((await app.prisma.user.findUniqueOrThrow({ where: { id: t.owner.id } })).email).toBe(ownerEmail);
+    // Within the verified domains, the directory keeps the account's address current.
+    const renamed = t.verified("owner-renamed");
+    const patched = await t.scim(
+      "PATCH",
+      `/Users/${id}`,
+      patchOf({ op: "replace", path: 'emails[type eq "work"].value', value: renamed }),
+    );
+    expect(patched.status).toBe(200);
+    expect((await app.prisma.user.findUniqueOrThrow({ where: { id: t.owner.id } })).email).toBe(renamed);
+  });
+});
+
 describe("discovery", () => {
   const anonymous = () => directory(app.base, null);
 

@@ -201,6 +201,32 @@ async function onVerifiedDomain(organizationId: string, email: string): Promise<
 }
 
 /**
+ * Refuses (400 mutability) a change of a product account's name or email that the directory
+ * does not own. The account is the organization's while its email is on one of the
+ * organization's verified domains, and may then move only to another of them. Otherwise it is
+ * its owner's: a directory that made an account on another domain, and kept the link after the
+ * address's owner claimed it, must not rename it, nor move its email to an address the
+ * directory reads and reset its password there; nor may an admin do that to an owner by
+ * moving them off the domain.
+ */
+async function mayRename(
+  caller: ScimCaller,
+  userId: string,
+  next: { email: string; name: string; verified: boolean },
+): Promise<void> {
+  const current = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
+  if (current.email === next.email && current.name === next.name) return;
+  const owned = await onVerifiedDomain(caller.organizationId, current.email);
+  if (!owned || (current.email !== next.email && !next.verified)) {
+    scimFail(
+      400,
+      "The user's name and email are not the organization's to change outside its verified domains",
+      "mutability",
+    );
+  }
+}
+
+/**
  * Writes a User (new when `existing` is null): its product user, its row, its membership, and
  * its sessions' end when it stops being active. Returns the row and what the membership did.
  */
@@ -257,11 +283,13 @@ async function save(
     });
     if (provisioned) scimFail(409, "The user with this email is another User of the organization", "uniqueness");
   }
+  const accountId = existing?.userId ?? holder?.id;
+  if (accountId) await mayRename(caller, accountId, { email, name, verified });
   const { active: _active, externalId, schemas: _schemas, ...attributes } = user;
   const data = { userName, externalId: externalId ?? null, active, attributes: JSON.stringify(attributes) };
   try {
     return await prisma.$transaction(async (tx) => {
-      let userId = existing?.userId ?? holder?.id;
+      let userId = accountId;
       if (userId) {
         const current = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
         if (current.email !== email || current.name !== name) {
