@@ -250,6 +250,31 @@ describe("impersonation", () => {
   });
 });
 
+describe("an admin's impersonations end with their rights", () => {
+  it.each(["banned", "given another role", "removed"] as const)(
+    "when the admin is %s, the sessions they opened as others end at once",
+    async (end) => {
+      const boss = await person("admin");
+      const admin = await person("admin");
+      const user = await person();
+      expect((await admin.client.admin.impersonateUser({ userId: user.id })).error).toBeNull();
+      expect((await sessionOf(admin))!.user.id).toBe(user.id);
+      const done =
+        end === "banned"
+          ? await boss.client.admin.banUser({ userId: admin.id })
+          : end === "removed"
+            ? await boss.client.admin.removeUser({ userId: admin.id })
+            : await boss.client.admin.setRole({ userId: admin.id, role: "user" });
+      expect(done.error).toBeNull();
+      expect(await app.prisma.session.count({ where: { impersonatedBy: admin.id } })).toBe(0);
+      // Its cookie, cache included, no longer signs anyone in.
+      expect(await sessionOf(admin)).toBeNull();
+      // The user's own sessions are theirs still.
+      expect((await sessionOf(user))!.user.id).toBe(user.id);
+    },
+  );
+});
+
 describe("list-users over 10,000 users", () => {
   type Row = { id: string; email: string; name: string; role: string; banned: boolean; createdAt: Date };
   let seeded: Row[];

@@ -13,6 +13,7 @@ import { RESET_REASON_MAX } from "~/lib/form-limits";
 import { audit } from "~/server/audit.server";
 import { emailSchema, normalizeEmail } from "~/server/auth/schemas.server";
 import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/password.server";
+import { deleteAccountRows } from "~/server/auth/account-management.server";
 import { writePassword } from "~/server/auth/accounts.server";
 import { announceRevocation } from "~/server/auth/revocation.server";
 import { removeTwoFactor } from "~/server/auth/two-factor.server";
@@ -21,6 +22,7 @@ import {
   cookieName,
   createSession,
   deleteSessions,
+  endImpersonationsBy,
   expiredCookie,
   hashToken,
   readSignedCookie,
@@ -207,6 +209,7 @@ export async function setRole(admin: AuthSession, input: z.infer<typeof setRoleI
       select: authUserSelect,
     });
     await announceRevocation(tx, input.userId); // the new role holds from the user's next request
+    await endImpersonationsBy(input.userId, tx); // what they opened as admin goes with the role
     return updated;
   });
   await auditAdmin(admin, "set-role", user.id, meta, { from: before.role, to: user.role });
@@ -228,6 +231,7 @@ export async function banUser(admin: AuthSession, input: z.infer<typeof banUserI
       select: authUserSelect,
     });
     await deleteSessions(input.userId, {}, tx); // every open session ends now, on every instance
+    await endImpersonationsBy(input.userId, tx); // and those they opened as other users
     await tx.pendingSignIn.deleteMany({ where: { userId: input.userId } }); // and every sign-in waiting for its second step
     return updated;
   });
@@ -325,11 +329,7 @@ export async function removeUser(admin: AuthSession, userId: string, meta: Reque
   const user = await targetUser(userId);
   await prepareDeletion({ kind: "user", id: userId, actorId: admin.user.id, meta });
   await auditAdmin(admin, "remove-user", userId, meta, { email: user.email });
-  await prisma.$transaction(async (tx) => {
-    await deleteSessions(userId, {}, tx);
-    await tx.verification.deleteMany({ where: { value: userId } });
-    await tx.user.deleteMany({ where: { id: userId } });
-  });
+  await prisma.$transaction((tx) => deleteAccountRows(userId, tx));
   return { success: true };
 }
 

@@ -30,7 +30,7 @@ import { localizePath } from "~/i18n/config";
 import { safeRedirect } from "~/lib/safe-redirect";
 import { audit } from "~/server/audit.server";
 import { prepareDeletion } from "~/server/deletion.server";
-import { prisma } from "~/server/db.server";
+import { prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isAppError, isErrorCode, type ErrorCode } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
@@ -50,6 +50,7 @@ import {
   cookieCacheCookie,
   createSession,
   deleteSessions,
+  endImpersonationsBy,
   hashToken,
   isFresh,
   listSessions,
@@ -526,11 +527,19 @@ async function removeUser(user: Pick<AuthUser, "id" | "email">, how: string, met
     details: { email: user.email, method: how },
     meta,
   });
-  await prisma.$transaction(async (tx) => {
-    await deleteSessions(user.id, {}, tx); // the cascade would delete them unannounced
-    await tx.verification.deleteMany({ where: { value: user.id } });
-    await tx.user.deleteMany({ where: { id: user.id } });
-  });
+  await prisma.$transaction((tx) => deleteAccountRows(user.id, tx));
+}
+
+/**
+ * The last step of deleting an account, by its user or an admin: its sessions (announced to
+ * every instance; the cascade would delete them unannounced), the sessions it opened as other
+ * users, its tokens, its row.
+ */
+export async function deleteAccountRows(userId: string, tx: Prisma.TransactionClient): Promise<void> {
+  await deleteSessions(userId, {}, tx);
+  await endImpersonationsBy(userId, tx);
+  await tx.verification.deleteMany({ where: { value: userId } });
+  await tx.user.deleteMany({ where: { id: userId } });
 }
 
 /**

@@ -503,6 +503,18 @@ export async function deleteSessions(userId: string, where: Prisma.SessionWhereI
   return tx ? run(tx) : prisma.$transaction(run);
 }
 
+/**
+ * Ends the sessions `adminId` opened as other users (impersonation), on every instance. They
+ * belong to the impersonated users, so ending the admin's own sessions leaves them: an admin
+ * banned, removed or given another role must lose these too.
+ */
+export async function endImpersonationsBy(adminId: string, tx: Db): Promise<void> {
+  const rows = await tx.session.findMany({ where: { impersonatedBy: adminId }, select: { userId: true } });
+  for (const userId of new Set(rows.map((row) => row.userId))) {
+    await deleteSessions(userId, { impersonatedBy: adminId }, tx);
+  }
+}
+
 /** Ends the request's session (if any) and returns the Set-Cookie lines that clear its cookies. */
 export async function endSession(request: Request): Promise<string[]> {
   const token = sessionTokenFrom(request);

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "session_impersonatedBy_idx" ON "session"("impersonatedBy");
+
