@@ -53,9 +53,11 @@ for (const [network, prefix] of [
   NON_PUBLIC.addSubnet(network, prefix, "ipv4");
 }
 for (const [network, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  ["::", 96], // unspecified, loopback, and IPv4-compatible (::127.0.0.1)
   ["64:ff9b::", 96], // NAT64 can reach IPv4 private space
+  ["64:ff9b:1::", 48], // local-use NAT64, likewise
+  ["2001::", 32], // Teredo, an IPv4 address inside
+  ["2002::", 16], // 6to4, likewise
   ["100::", 64],
   ["2001:db8::", 32],
   ["fc00::", 7], // unique local

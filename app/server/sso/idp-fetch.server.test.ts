@@ -34,6 +34,11 @@ describe("isPublicAddress", () => {
     ["fe80::1", false],
     ["::ffff:127.0.0.1", false],
     ["::ffff:8.8.8.8", true],
+    ["::127.0.0.1", false],
+    ["::a00:1", false],
+    ["64:ff9b:1::a00:1", false],
+    ["2002:7f00:1::1", false],
+    ["2001:0:4136:e378:8000:63bf:3fff:fdd2", false],
     ["not-an-address", false],
   ])("%s is public: %s", async (address, expected) => {
     const { isPublicAddress } = await import("~/server/outbound-fetch.server");
