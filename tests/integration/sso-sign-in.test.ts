@@ -615,6 +615,26 @@ describe("enforced single sign-on", () => {
     expect(stranger.jar.has("app.session_token")).toBe(false);
   });
 
+  it("lets no other organization's single sign-on through, though it was linked to the account", async () => {
+    const enforced = await connection({ verified: true, required: true });
+    const elsewhere = await connection({ verified: true });
+    const user = await createUser({ email: `linked.${Date.now()}@${enforced.domain}` });
+    // The user linked their account to another organization's identity provider (under another address, say).
+    const person = employee(elsewhere.domain, { email: `linked.${Date.now()}@${elsewhere.domain}` });
+    await app.prisma.account.create({
+      data: { providerId: elsewhere.providerId, accountId: person.sub, userId: user.id },
+    });
+    const b = browser();
+    const landed = await ssoSignIn(b, elsewhere, { errorCallbackURL: "/signin" });
+    expect(landed.searchParams.get("error")).toBe("sso_required");
+    expect(landed.searchParams.get("email")).toBe(user.email);
+    expect(await b.session()).toBeNull();
+    const audited = await app.prisma.auditLog.findFirst({
+      where: { userId: user.id, category: "auth", action: "sign-in", status: "failure" },
+    });
+    expect(JSON.parse(audited!.details!)).toMatchObject({ reason: "SSO_REQUIRED" });
+  });
+
   it("lets the organization's own single sign-on through", async () => {
     const c = await connection({ verified: true, required: true });
     const user = await createUser({ email: `own.${Date.now()}@${c.domain}` });

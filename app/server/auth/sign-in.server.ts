@@ -130,15 +130,24 @@ export const SSO_METHOD_PREFIX = "sso:";
  * organization cannot lock people out of an address it has not proved it controls.
  */
 async function emailRequiringSso(userId: string, method: string): Promise<string | null> {
-  if (method.startsWith(SSO_METHOD_PREFIX)) return null;
   const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true } });
   const domain = user?.email.split("@").pop();
   if (!user || !domain) return null;
   const enforced = await prisma.ssoDomain.findFirst({
     where: { domain, verifiedAt: { not: null }, provider: { organization: { ssoRequired: true } } },
-    select: { id: true },
+    select: { provider: { select: { organizationId: true } } },
   });
-  return enforced ? user.email : null;
+  if (!enforced) return null;
+  // Only the enforcing organization's own connections satisfy it: another organization's
+  // identity provider (one its user set up, say) is no sign-on of the organization requiring it.
+  if (method.startsWith(SSO_METHOD_PREFIX)) {
+    const used = await prisma.ssoProvider.findUnique({
+      where: { providerId: method.slice(SSO_METHOD_PREFIX.length) },
+      select: { organizationId: true },
+    });
+    if (used?.organizationId === enforced.provider.organizationId) return null;
+  }
+  return user.email;
 }
 
 /** Runs a step of a sign-in; when the ban rule (session.server.ts) refuses it, the refusal is audited. */

@@ -33,7 +33,7 @@ import {
   signedCookie,
   type RequestMeta,
 } from "~/server/auth/session.server";
-import { SecondFactorRequired, signInSession, SSO_METHOD_PREFIX } from "~/server/auth/sign-in.server";
+import { SecondFactorRequired, signInSession, SSO_METHOD_PREFIX, SsoRequired } from "~/server/auth/sign-in.server";
 import { newCodeVerifier } from "~/server/auth/social/oauth-state.server";
 import { consumeToken, storeToken } from "~/server/auth/tokens.server";
 import { isUniqueViolation, newId, prisma } from "~/server/db.server";
@@ -531,6 +531,11 @@ export async function completeSsoSignIn(
     // signInSession audited a ban that came between the check above and the session.
     if (isAppError(error) && error.code === "BANNED_USER") {
       return { redirectTo: onBase(flow.errorURL ?? DEFAULT_ERROR_PAGE, { error: "banned" }), setCookies: [] };
+    }
+    // Another organization requires its own single sign-on for this email (signInSession audited it).
+    if (error instanceof SsoRequired) {
+      const query = { error: "sso_required", email: error.email };
+      return { redirectTo: onBase(flow.errorURL ?? DEFAULT_ERROR_PAGE, query), setCookies: [] };
     }
     logger().error({ err: error }, `[sso] ${providerId}: sign-in failed`);
     return refusal(flow, providerId, new SsoRefused("unable_to_create_session"), meta, { email });
