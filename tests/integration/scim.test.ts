@@ -373,6 +373,18 @@ describe("an Entra ID-style sequence", () => {
       "mutability",
     );
     expect((await membership(t, t.owner.id))?.role).toBe("owner");
+    // Nor any owner, though another remains: no admin removes an owner, and a token is an admin's.
+    const second = await createUser({ email: t.verified("second-owner"), password: null });
+    await app.prisma.member.create({ data: { organizationId: t.organization.id, userId: second.id, role: "owner" } });
+    const linked = await t.scim("POST", "/Users", oktaUser(second.email));
+    expect(linked.status).toBe(201);
+    expectError(await t.scim("DELETE", `/Users/${linked.body.id}`), 400, "mutability");
+    expectError(
+      await t.scim("PATCH", `/Users/${linked.body.id}`, patchOf({ op: "replace", path: "active", value: false })),
+      400,
+      "mutability",
+    );
+    expect((await membership(t, second.id))?.role).toBe("owner");
 
     const actions = await app.prisma.auditLog.findMany({
       where: { category: "scim", details: { contains: t.organization.id } },
@@ -799,6 +811,24 @@ describe("generate-token", () => {
       expect([t.token, a, b]).not.toContain(row.tokenHash);
       expect([t.token, a, b].some((token) => token.startsWith(row.start))).toBe(true);
     }
+  });
+
+  it("refuses a role that may manage single sign-on but not make admins or remove members", async () => {
+    const t = await tenant();
+    await app.prisma.organizationRole.create({
+      data: { organizationId: t.organization.id, role: "sso-keeper", permission: JSON.stringify({ sso: ["manage"] }) },
+    });
+    const keeper = await createUser({ password: null });
+    await app.prisma.member.create({
+      data: { organizationId: t.organization.id, userId: keeper.id, role: "member,sso-keeper" },
+    });
+    const input = { providerId: t.provider.providerId, organizationId: t.organization.id };
+    // Its token's Admins group would make the holder an admin.
+    expect(await generateToken(app.base, keeper.id, input)).toMatchObject({
+      status: 403,
+      body: { code: "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS" },
+    });
+    expect(await app.prisma.scimToken.count({ where: { createdBy: keeper.id } })).toBe(0);
   });
 
   it("refuses plain members and outsiders (403), guests (401), a missing organizationId (400)", async () => {

@@ -2,13 +2,14 @@
  * What a SCIM User's state means in the organization: an active one is a member (role
  * `member`, or `admin` while in the SCIM Group named Admins); a deactivated or deleted one is
  * not, and every session of theirs ends at once on every instance (the same path as an
- * admin's ban). The directory never makes or unmakes an owner: an owner keeps their role, and
- * the only owner cannot be deactivated.
+ * admin's ban). The directory never makes or unmakes an owner: an owner keeps their role and
+ * their membership (deactivating or deleting one is refused), as no admin may remove an owner;
+ * owners are managed in the organization.
  */
 import { audit } from "~/server/audit.server";
 import { deleteSessions, type RequestMeta } from "~/server/auth/session.server";
 import type { Prisma } from "~/server/db.server";
-import { membershipLimit, ownerCount } from "~/server/organization/organizations.server";
+import { membershipLimit } from "~/server/organization/organizations.server";
 import { isOwner } from "~/server/organization/permissions.server";
 import { scimFail } from "./protocol.server";
 import type { ScimCaller } from "./tokens.server";
@@ -32,8 +33,8 @@ export async function syncMembership(
   const member = await tx.member.findUnique({ where: { organizationId_userId: { organizationId, userId } } });
   if (!scimUser.active) {
     if (!member) return null;
-    if (isOwner(member.role) && (await ownerCount(organizationId, tx)) <= 1) {
-      scimFail(400, "The organization's only owner cannot be deactivated or deleted", "mutability");
+    if (isOwner(member.role)) {
+      scimFail(400, "An owner of the organization cannot be deactivated or deleted by its directory", "mutability");
     }
     await tx.teamMember.deleteMany({ where: { userId, team: { organizationId } } });
     await tx.member.delete({ where: { id: member.id } });

@@ -18,6 +18,7 @@ import {
   requireMembership,
   requirePermission,
 } from "~/server/organization/organizations.server";
+import { can, mayAssign } from "~/server/organization/permissions.server";
 import { ScimError } from "./protocol.server";
 
 const PREFIX = "scim_";
@@ -54,6 +55,11 @@ export async function generateScimToken(
 ): Promise<{ scimToken: string }> {
   const member = await requireMembership(auth, input.organizationId);
   requirePermission(member, "sso", ["manage"], "YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
+  // A directory adds and removes members and makes admins (its Admins group): no one gives it
+  // more than they may do themselves, as with a custom role or an API key.
+  if (!can(member, "member", ["create", "update", "delete"]) || !mayAssign(member, "admin")) {
+    fail("YOU_ARE_NOT_ALLOWED_TO_MANAGE_SCIM_TOKENS");
+  }
   const provider = await prisma.ssoProvider.findUnique({ where: { providerId: input.providerId } });
   // Another organization's connection is answered like one that does not exist.
   if (provider?.organizationId !== member.organizationId) fail("SCIM_CONNECTION_NOT_FOUND");
