@@ -210,6 +210,30 @@ describe("the permission table, role by role", () => {
     });
   });
 
+  it("keeps an owner when two owners demote, remove or leave at the same moment", async () => {
+    const { addMember } = await import("~/server/organization/organizations.server");
+    const meta = { ipAddress: null, userAgent: null, locale: "en" as const };
+    for (const how of ["demote", "remove", "leave"] as const) {
+      const { org, owner } = await team();
+      const second = await person();
+      await addMember({ userId: second.id, role: "owner", organizationId: org.id }, meta);
+      await second.client.organization.setActive({ organizationId: org.id });
+      const rows = await app.prisma.member.findMany({ where: { organizationId: org.id, role: "owner" } });
+      const rowOf = (id: string) => rows.find((row) => row.userId === id)!.id;
+      // Each acts on the other (or leaves), both at once.
+      const act = (actor: typeof owner, other: typeof owner) =>
+        how === "demote"
+          ? actor.client.organization.updateMemberRole({ memberId: rowOf(other.id), role: "admin" })
+          : how === "remove"
+            ? actor.client.organization.removeMember({ memberIdOrEmail: rowOf(other.id) })
+            : actor.client.organization.leave({ organizationId: org.id });
+      const answers = await Promise.all([act(owner, second), act(second, owner)]);
+      const owners = await app.prisma.member.count({ where: { organizationId: org.id, role: { contains: "owner" } } });
+      expect({ how, owners }).toEqual({ how, owners: 1 });
+      expect(answers.filter((answer) => answer.error === null)).toHaveLength(1);
+    }
+  });
+
   it("member delete: owner and admin yes, member no; only an owner removes an owner, never the only one", async () => {
     const { org, owner, admin, member } = await team();
     const extra = await person();

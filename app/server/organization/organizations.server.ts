@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import { audit } from "~/server/audit.server";
-import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.server";
+import { databaseProvider, isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail, type ErrorCode } from "~/server/errors.server";
 import {
@@ -461,6 +461,19 @@ export async function ownerCount(organizationId: string, tx: Prisma.TransactionC
   return members.filter((m) => isOwner(m.role)).length;
 }
 
+/**
+ * The organization's owners counted in transaction `tx` with their rows locked until it ends
+ * (PostgreSQL's FOR UPDATE; SQLite runs one write transaction at a time). Two owners demoting,
+ * removing or leaving at once cannot both count two: the second counts after the first's
+ * change, and the last-owner rule refuses it.
+ */
+async function lockedOwnerCount(organizationId: string, tx: Prisma.TransactionClient): Promise<number> {
+  if (databaseProvider() !== "postgresql") return ownerCount(organizationId, tx);
+  const rows = await tx.$queryRaw<{ role: string }[]>`
+    SELECT "role" FROM "member" WHERE "organizationId" = ${organizationId} AND "role" LIKE '%owner%' FOR UPDATE`;
+  return rows.filter((row) => isOwner(row.role)).length;
+}
+
 /** Changes a member's role, under the member-over-member and last-owner rules (permissions.server.ts). */
 export async function updateMemberRole(
   auth: AuthSession,
@@ -479,10 +492,12 @@ export async function updateMemberRole(
   if (!mayActOnMember(caller, "update", target.role) || !mayAssign(caller, role)) {
     fail("YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER");
   }
-  if (await takesLastOwner(target.role, role, () => ownerCount(caller.organizationId))) {
-    fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
-  }
-  const updated = await prisma.member.update({ where: { id: target.id }, data: { role } });
+  const updated = await prisma.$transaction(async (tx) => {
+    if (await takesLastOwner(target.role, role, () => lockedOwnerCount(caller.organizationId, tx))) {
+      fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_WITHOUT_AN_OWNER");
+    }
+    return tx.member.update({ where: { id: target.id }, data: { role } });
+  });
   await auditOrganization(meta, auth.user.id, caller.organizationId, "update-member-role", "member", target.id, {
     organizationId: caller.organizationId,
     from: target.role,
@@ -506,9 +521,6 @@ export async function removeMember(
   if (!target) fail("MEMBER_NOT_FOUND");
   const self = target.userId === auth.user.id;
   if (!mayActOnMember(caller, "delete", target.role, self)) fail("YOU_ARE_NOT_ALLOWED_TO_DELETE_THIS_MEMBER");
-  if (await takesLastOwner(target.role, null, () => ownerCount(caller.organizationId))) {
-    fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-  }
   await dropMembership(target);
   await auditOrganization(meta, auth.user.id, caller.organizationId, "remove-member", "member", target.id, {
     organizationId: caller.organizationId,
@@ -517,9 +529,15 @@ export async function removeMember(
   return { member: target };
 }
 
-/** The member row, their team memberships in the organization, and their sessions' active choice. */
-async function dropMembership(member: { id: string; userId: string; organizationId: string }) {
+/**
+ * The member row, their team memberships in the organization, and their sessions' active
+ * choice; refused when they are its only owner.
+ */
+async function dropMembership(member: { id: string; userId: string; organizationId: string; role: string }) {
   await prisma.$transaction(async (tx) => {
+    if (await takesLastOwner(member.role, null, () => lockedOwnerCount(member.organizationId, tx))) {
+      fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
+    }
     await tx.teamMember.deleteMany({
       where: { userId: member.userId, team: { organizationId: member.organizationId } },
     });
@@ -532,9 +550,6 @@ async function dropMembership(member: { id: string; userId: string; organization
 export async function leaveOrganization(auth: AuthSession, organizationId: string, meta: RequestMeta) {
   const member = await membershipOf(auth.user.id, organizationId);
   if (!member) fail("MEMBER_NOT_FOUND");
-  if (await takesLastOwner(member.role, null, () => ownerCount(organizationId))) {
-    fail("YOU_CANNOT_LEAVE_THE_ORGANIZATION_AS_THE_ONLY_OWNER");
-  }
   await dropMembership(member);
   await auditOrganization(meta, auth.user.id, organizationId, "leave-organization", "member", member.id, {
     organizationId,
