@@ -201,8 +201,8 @@ async function onVerifiedDomain(organizationId: string, email: string): Promise<
 }
 
 /**
- * Refuses (400 mutability) a change of a product account's name or email that the directory
- * does not own. The account is the organization's while its email is on one of the
+ * The product account's name and email as they are, after refusing (400 mutability) a change
+ * of them that the directory does not own. The account is the organization's while its email is on one of the
  * organization's verified domains, and may then move only to another of them. Otherwise it is
  * its owner's: a directory that made an account on another domain, and kept the link after the
  * address's owner claimed it, must not rename it, nor move its email to an address the
@@ -213,9 +213,9 @@ async function mayRename(
   caller: ScimCaller,
   userId: string,
   next: { email: string; name: string; verified: boolean },
-): Promise<void> {
+): Promise<{ email: string; name: string }> {
   const current = await prisma.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
-  if (current.email === next.email && current.name === next.name) return;
+  if (current.email === next.email && current.name === next.name) return current;
   const owned = await onVerifiedDomain(caller.organizationId, current.email);
   if (!owned || (current.email !== next.email && !next.verified)) {
     scimFail(
@@ -224,6 +224,7 @@ async function mayRename(
       "mutability",
     );
   }
+  return current;
 }
 
 /**
@@ -284,18 +285,17 @@ async function save(
     if (provisioned) scimFail(409, "The user with this email is another User of the organization", "uniqueness");
   }
   const accountId = existing?.userId ?? holder?.id;
-  if (accountId) await mayRename(caller, accountId, { email, name, verified });
+  const account = accountId ? await mayRename(caller, accountId, { email, name, verified }) : null;
   const { active: _active, externalId, schemas: _schemas, ...attributes } = user;
   const data = { userName, externalId: externalId ?? null, active, attributes: JSON.stringify(attributes) };
   try {
     return await prisma.$transaction(async (tx) => {
       let userId = accountId;
-      if (userId) {
-        const current = await tx.user.findUniqueOrThrow({ where: { id: userId }, select: { email: true, name: true } });
-        if (current.email !== email || current.name !== name) {
+      if (userId && account) {
+        if (account.email !== email || account.name !== name) {
           await tx.user.update({
             where: { id: userId },
-            data: { name, ...(current.email !== email ? { email, emailVerified: verified } : {}) },
+            data: { name, ...(account.email !== email ? { email, emailVerified: verified } : {}) },
           });
           await announceRevocation(tx, userId); // cached copies of the old name and email must go
         }
