@@ -158,10 +158,13 @@ const matches = (path: string, listed: string) => (listed.endsWith("/") ? path.s
 
 const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
+const fieldsOf = (source: unknown): Fields => (source && typeof source === "object" ? (source as Fields) : {});
+
 /** The organizations a request's input names: `organizationId`, and `data.organizationId` (update-team's). */
 function namedOrganizations(fields: Fields): unknown[] {
-  const data = fields.data && typeof fields.data === "object" ? (fields.data as Fields) : {};
-  return [first(fields.organizationId), first(data.organizationId)].filter((id) => id !== undefined && id !== null);
+  return [first(fields.organizationId), first(fieldsOf(fields.data).organizationId)].filter(
+    (id) => id !== undefined && id !== null,
+  );
 }
 
 /** The gate for requests made with a key (the dispatcher calls it before every handler): 403 API_KEY_NOT_ALLOWED. */
@@ -171,9 +174,7 @@ export async function refuseForKey(path: string, body: unknown, query: unknown):
   if (REFUSED_FOR_KEYS.some((refused) => matches(path, refused))) fail("API_KEY_NOT_ALLOWED");
   if (!key.organizationId) return;
   if (!ORGANIZATION_KEY_ROUTES.includes(path)) fail("API_KEY_NOT_ALLOWED");
-  const [bodyFields, queryFields] = [body, query].map((source) =>
-    source && typeof source === "object" ? (source as Fields) : {},
-  ) as [Fields, Fields];
+  const [bodyFields, queryFields] = [fieldsOf(body), fieldsOf(query)];
   for (const fields of [bodyFields, queryFields]) {
     // A slug names an organization the gate would have to look up: the key's is the default anyway.
     if (fields.organizationSlug !== undefined) fail("API_KEY_NOT_ALLOWED");
