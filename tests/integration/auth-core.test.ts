@@ -106,6 +106,8 @@ const USER_KEYS = [
   "twoFactorEnabled",
   "updatedAt",
 ];
+// better-auth's session, its plugins' fields, and the product's own `signInMethod` (how the
+// session was signed in: an additional field, as better-auth's `session.additionalFields` adds).
 const SESSION_KEYS = [
   "activeOrganizationId",
   "activeTeamId",
@@ -114,6 +116,7 @@ const SESSION_KEYS = [
   "id",
   "impersonatedBy",
   "ipAddress",
+  "signInMethod",
   "token",
   "updatedAt",
   "userAgent",
@@ -238,6 +241,7 @@ describe("sign-up and email verification", () => {
       userAgent: UA,
       activeOrganizationId: null,
       impersonatedBy: null,
+      signInMethod: "email-verification",
     });
     expect(c.lastResponse()!.headers.get("cache-control")).toBe("no-store");
 

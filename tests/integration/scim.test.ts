@@ -12,6 +12,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { browserFor } from "./helpers/browser";
+import { startMailbox, type Mailbox } from "./helpers/mailbox";
 import { createOrganization, createUser, signInInProcess, unique, uniqueEmail } from "./helpers/factories";
 import {
   createConnection,
@@ -31,12 +32,17 @@ import {
 const SECRET = "scim-test-secret-0123456789abcdefghijklmnop";
 
 let app: TestApp;
+let mailbox: Mailbox;
 
 beforeAll(async () => {
+  mailbox = await startMailbox();
   // Rate limits on: the per-token limit is part of what is tested.
-  app = await startTestApp({ secret: SECRET, env: { RATE_LIMIT: "on" } });
+  app = await startTestApp({ secret: SECRET, env: { RATE_LIMIT: "on", SMTP_URL: mailbox.url } });
 }, 60_000);
-afterAll(() => app?.stop());
+afterAll(async () => {
+  await app?.stop();
+  await mailbox?.close();
+});
 
 /** An organization (owner, admin, plain member), a connection with a verified and an unverified domain, a token and its directory. */
 async function tenant() {
@@ -485,6 +491,57 @@ describe("an account the directory does not own", () => {
       name: "Claimed Owner",
       emailVerified: true,
     });
+  });
+
+  it("is no longer the directory's once its address's owner proves it: the link and the membership it gave go", async () => {
+    const t = await tenant();
+    const address = t.unverified("proved");
+    const created = await t.scim("POST", "/Users", oktaUser(address));
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    const account = await app.prisma.user.findUniqueOrThrow({ where: { email: address } });
+    expect(await membership(t, account.id)).not.toBeNull();
+    // Another organization, which verified the address's domain, links the same account.
+    const verifier = await tenant();
+    await createConnection(app.prisma, verifier.organization.id, { [t.unverifiedDomain]: true });
+    expect((await verifier.scim("POST", "/Users", oktaUser(address))).status).toBe(201);
+    // The address's owner signs up over the unproved account and follows the link in their mailbox.
+    const signUp = await fetch(`${app.base}/api/auth/sign-up/email`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", Origin: app.base },
+      body: JSON.stringify({ email: address, password: "the-owners-own-password", name: "Rightful Owner" }),
+    });
+    expect(signUp.status).toBe(200);
+    const link = (await mailbox.waitFor(address)).links.find((url) => url.includes("/api/auth/verify-email"))!;
+    const verified = await fetch(link, { redirect: "manual" });
+    const cookie = verified.headers
+      .getSetCookie()
+      .map((line) => line.split(";")[0])
+      .join("; ");
+    expect(await sessionUser(cookie)).toBe(account.id);
+
+    expect(await membership(t, account.id)).toBeNull();
+    expect(await app.prisma.scimUser.count({ where: { userId: account.id, organizationId: t.organization.id } })).toBe(
+      0,
+    );
+    // The directory can neither end the owner's sessions nor bring the account back in.
+    expectError(await t.scim("PATCH", `/Users/${id}`, patchOf({ op: "replace", value: { active: false } })), 404);
+    expectError(await t.scim("POST", "/Users", oktaUser(address)), 409, "uniqueness");
+    expect(await sessionUser(cookie)).toBe(account.id);
+    expect(await membership(t, account.id)).toBeNull();
+    // The organization's audit log says why the member went; the verifying one keeps its link.
+    const audited = await app.prisma.auditLog.findMany({
+      where: { organizationId: t.organization.id, action: { in: ["scim-unlink-user", "remove-member"] } },
+      orderBy: { createdAt: "asc" },
+    });
+    expect(audited.map((row) => [row.action, row.targetType])).toEqual([
+      ["scim-unlink-user", "user"],
+      ["remove-member", "member"],
+    ]);
+    expect(JSON.parse(audited[0]!.details!)).toMatchObject({ scimUserId: id, reason: "address-proved" });
+    expect(JSON.parse(audited[1]!.details!)).toMatchObject({ userId: account.id, reason: "address-proved" });
+    expect(await membership(verifier, account.id)).not.toBeNull();
+    expect(await app.prisma.scimUser.count({ where: { userId: account.id } })).toBe(1);
   });
 
   it("moves an account on a verified domain only to another verified address: an owner cannot be moved off it", async () => {

@@ -651,6 +651,38 @@ describe("domain verification through DNS", () => {
 });
 
 describe("requiring single sign-on", () => {
+  it("ends the other sessions of a domain verified while it is required, and only there", async () => {
+    const org = await organization();
+    const [first, second] = [domainName("required-first"), domainName("required-second")];
+    const provider = (await org.owner.sso.register(oidcBody(org.id, { domain: `${first},${second}` }))).data!;
+    const record = (domain: string) => provider.domains.find((entry) => entry.domain === domain)!.record;
+    const verify = async (domain: string) => {
+      dns.setTxt(record(domain).name, [record(domain).value]);
+      const { error } = await org.owner.sso.verifyDomain({ providerId: provider.providerId, domain });
+      expect(error).toBeNull();
+    };
+    await verify(first);
+    await app.prisma.organization.update({ where: { id: org.id }, data: { ssoRequired: true } });
+    const signedIn = async (email: string) => {
+      const { jar } = await signInInProcess({ jar: new Map<string, string>() }, (await createUser({ email })).id);
+      return () =>
+        fetch(`${app.base}/api/auth/get-session`, {
+          headers: { Cookie: [...jar].map(([name, value]) => `${name}=${value}`).join("; ") },
+        }).then((response) => response.json());
+    };
+    const onSecond = await signedIn(`someone.${Date.now()}@${second}`);
+    const elsewhere = await signedIn(uniqueEmail("elsewhere"));
+    expect(await onSecond()).not.toBeNull();
+
+    await verify(second);
+    expect(await onSecond()).toBeNull();
+    expect(await elsewhere()).not.toBeNull();
+    const [row] = await app.prisma.auditLog.findMany({
+      where: { category: "sso", action: "verify-domain", status: "success", details: { contains: second } },
+    });
+    expect(JSON.parse(row!.details!)).toMatchObject({ domain: second, endedSessions: 1, deletedApiKeys: 0 });
+  });
+
   it("needs a verified domain, is audited, and goes with the last verified domain", async () => {
     const { setSsoRequired } = await import("~/server/sso/domains.server");
     const meta = { ipAddress: null, userAgent: null, locale: "en" as const };

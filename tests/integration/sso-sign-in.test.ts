@@ -23,6 +23,7 @@ import {
 import { softwareAuthenticator } from "../support/webauthn-authenticator";
 import { startTestApp, type TestApp } from "./helpers/app";
 import { applySetCookies, makeTestClient } from "./helpers/auth-client";
+import { browserFor } from "./helpers/browser";
 import { createOrganization, createUser, PASSWORD, signInWithPassword, unique } from "./helpers/factories";
 import { BROWSER_UA } from "./helpers/http";
 
@@ -642,6 +643,70 @@ describe("enforced single sign-on", () => {
     const b = browser();
     expect((await ssoSignIn(b, c)).pathname).toBe("/dashboard");
     expect((await b.session())?.user.id).toBe(user.id);
+  });
+
+  it("ends, once required, every session and personal key that did not come through the organization's own sign-on", async () => {
+    const c = await connection({ verified: true });
+    const elsewhere = await connection({ verified: true });
+    const owner = await createUser({ email: `owner.${Date.now()}@owners.example` });
+    await app.prisma.member.create({ data: { organizationId: c.organization.id, userId: owner.id, role: "owner" } });
+    // Signed in with a password, holding a personal key and a key of the organization.
+    const byPassword = await createUser({ email: `pw-session.${Date.now()}@${c.domain}` });
+    await app.prisma.member.create({
+      data: { organizationId: c.organization.id, userId: byPassword.id, role: "admin" },
+    });
+    const passwordClient = await signInWithPassword(makeTestClient(app.base), byPassword.email);
+    const key = async (body: Record<string, unknown>) => {
+      const made = await passwordClient.client.$fetch<{ key: string }>("/api-key/create", { method: "POST", body });
+      expect(made.error).toBeNull();
+      return made.data!.key;
+    };
+    const personalKey = await key({ name: "laptop" });
+    const organizationKey = await key({ name: "automation", configId: "org", organizationId: c.organization.id });
+    // Signed in through the organization's own connection, and through another organization's.
+    const throughOwn = browser();
+    employee(c.domain);
+    expect((await ssoSignIn(throughOwn, c)).pathname).toBe("/dashboard");
+    const throughOther = browser();
+    const linked = employee(elsewhere.domain);
+    expect((await ssoSignIn(throughOther, elsewhere)).pathname).toBe("/dashboard");
+    await app.prisma.user.update({
+      where: { email: linked.email },
+      data: { email: `moved.${Date.now()}@${c.domain}` },
+    });
+    // Someone outside the domain, signed in with a password.
+    const outsider = await createUser({ email: `outsider.${Date.now()}@elsewhere.example` });
+    const outsiderClient = await signInWithPassword(makeTestClient(app.base), outsider.email);
+    const keyAnswers = async (value: string) =>
+      (await fetch(`${app.base}/api/auth/get-session`, { headers: { "x-api-key": value } })).status;
+    expect(await keyAnswers(personalKey)).toBe(200);
+    expect(await keyAnswers(organizationKey)).toBe(200);
+
+    const ownerBrowser = await browserFor(app, owner);
+    const page = `/organizations/${c.organization.slug}/sso`;
+    const required = await ownerBrowser.post(page, { intent: "set-sso-required", required: "true" });
+    expect(required.status).toBe(302);
+
+    expect((await passwordClient.client.getSession()).data).toBeNull();
+    expect(await throughOther.session()).toBeNull();
+    expect(await keyAnswers(personalKey)).toBe(401);
+    // The organization's key acts for the organization, not as its author's sign-in.
+    expect(await keyAnswers(organizationKey)).toBe(200);
+    expect((await throughOwn.session())?.user.email).toContain(`@${c.domain}`);
+    expect((await outsiderClient.client.getSession()).data?.user.id).toBe(outsider.id);
+    expect((await ownerBrowser.get("/dashboard")).status).toBe(200);
+    const audited = await app.prisma.auditLog.findFirstOrThrow({
+      where: { organizationId: c.organization.id, action: "require-sso" },
+    });
+    expect(JSON.parse(audited.details!)).toEqual({ required: true, endedSessions: 2, deletedApiKeys: 1 });
+
+    // A key made through the organization's sign-on survives the form sent again.
+    const made = await throughOwn.api("/api-key/create", { name: "after" });
+    expect(made.status).toBe(200);
+    const { key: laterKey } = (await made.json()) as { key: string };
+    expect((await ownerBrowser.post(page, { intent: "set-sso-required", required: "true" })).status).toBe(302);
+    expect(await keyAnswers(laterKey)).toBe(200);
+    expect((await throughOwn.session())?.user.email).toContain(`@${c.domain}`);
   });
 
   it("lets an admin impersonate such a user", async () => {

@@ -281,7 +281,10 @@ export async function changePassword(
     if (revokeOthers) await deleteSessions(user.id, {}, tx);
   });
   if (revokeOthers) {
-    const created = await createSession(user.id, meta, { rememberMe: wasRemembered(session) });
+    const created = await createSession(user.id, meta, {
+      rememberMe: wasRemembered(session),
+      signInMethod: session.signInMethod,
+    });
     result = { token: created.session.token, setCookies: created.setCookies };
   }
   await audit({

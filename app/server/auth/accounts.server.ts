@@ -7,6 +7,7 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
 import { localizePath } from "~/i18n/config";
+import { roleNames } from "~/lib/organization-paths";
 import { audit } from "~/server/audit.server";
 import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
@@ -17,6 +18,7 @@ import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
   authUserSelect,
+  clearActiveOrganization,
   cookieCacheCookie,
   deleteSessions,
   refuseBanned,
@@ -77,6 +79,93 @@ type Tx = Prisma.TransactionClient;
 
 export function credentialAccount(userId: string, db: Pick<Tx, "account"> = prisma) {
   return db.account.findFirst({ where: { userId, providerId: "credential" }, select: { id: true, password: true } });
+}
+
+/** A directory's link that an address's proof ended (proveEmail), to be audited for its organization. */
+export interface EndedLink {
+  organizationId: string;
+  scimUserId: string;
+  userName: string;
+  /** The membership the directory gave, when it went with the link (an owner's stays). */
+  removedMemberId: string | null;
+}
+
+/**
+ * Marks the user's address proved (by its mailbox, a provider that vouches for it, or an
+ * organization's verified domain), in the transaction that hands the account to whoever
+ * proved it. A directory (SCIM) that provisioned the account under an address its
+ * organization never proved made someone else's claim: its link goes, with the membership it
+ * gave and its teams (an owner's stays: the organization made that one), or the directory
+ * could still add the account to its organization, or deactivate it and so end its sessions.
+ * A directory whose organization verified the address's domain keeps its link. The caller
+ * audits the ended links after the commit (auditEndedLinks).
+ */
+export async function proveEmail(
+  tx: Tx,
+  user: { id: string; email: string },
+): Promise<{ user: AuthUser; endedLinks: EndedLink[] }> {
+  const domain = user.email.split("@").pop();
+  const verifiedHere = { ssoProviders: { some: { domains: { some: { domain, verifiedAt: { not: null } } } } } };
+  const links = await tx.scimUser.findMany({
+    where: { userId: user.id, organization: { NOT: verifiedHere } },
+    select: { id: true, organizationId: true, userName: true },
+  });
+  const endedLinks: EndedLink[] = [];
+  for (const link of links) {
+    const { organizationId } = link;
+    const member = await tx.member.findUnique({
+      where: { organizationId_userId: { organizationId, userId: user.id } },
+      select: { id: true, role: true },
+    });
+    const removed = member !== null && !roleNames(member.role).includes("owner");
+    if (removed) {
+      await tx.teamMember.deleteMany({ where: { userId: user.id, team: { organizationId } } });
+      await tx.member.delete({ where: { id: member.id } });
+      await clearActiveOrganization(user.id, organizationId, tx);
+    }
+    await tx.scimUser.delete({ where: { id: link.id } });
+    endedLinks.push({
+      organizationId,
+      scimUserId: link.id,
+      userName: link.userName,
+      removedMemberId: removed ? member.id : null,
+    });
+  }
+  const proved = await tx.user.update({
+    where: { id: user.id },
+    data: { emailVerified: true },
+    select: authUserSelect,
+  });
+  return { user: proved, endedLinks };
+}
+
+/** Audits, for each organization, a directory link that an address's proof ended, and the membership that went with it. */
+export async function auditEndedLinks(userId: string, endedLinks: EndedLink[], meta: RequestMeta): Promise<void> {
+  for (const { organizationId, scimUserId, userName, removedMemberId } of endedLinks) {
+    const reason = "address-proved";
+    await audit({
+      category: "scim",
+      action: "scim-unlink-user",
+      status: "success",
+      targetType: "user",
+      targetId: userId,
+      organizationId,
+      details: { scimUserId, userName, reason },
+      meta,
+    });
+    if (removedMemberId) {
+      await audit({
+        category: "organization",
+        action: "remove-member",
+        status: "success",
+        targetType: "member",
+        targetId: removedMemberId,
+        organizationId,
+        details: { organizationId, userId, reason },
+        meta,
+      });
+    }
+  }
 }
 
 /**
@@ -369,8 +458,9 @@ export async function verifyEmail(
       await tx.account.delete({ where: { id: account.id } });
       await deleteSessions(user.id, {}, tx);
     }
-    return tx.user.update({ where: { id: user.id }, data: { emailVerified: true }, select: authUserSelect });
+    return proveEmail(tx, user);
   });
+  await auditEndedLinks(user.id, verified.endedLinks, meta);
   await audit({
     userId: user.id,
     category: "email",
@@ -380,7 +470,7 @@ export async function verifyEmail(
     meta,
   });
   if (current && current.user.id === user.id && !unproven) {
-    return { user: null, setCookies: [cookieCacheCookie({ session: current.session, user: verified })] };
+    return { user: null, setCookies: [cookieCacheCookie({ session: current.session, user: verified.user })] };
   }
   try {
     const created = await signInSession(user.id, meta, { method: "email-verification" });

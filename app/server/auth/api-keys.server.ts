@@ -339,6 +339,7 @@ export async function sessionForKey(key: string, request: Request, ipAddress: st
       activeOrganizationId: row.organizationId,
       activeTeamId: null,
       impersonatedBy: null,
+      signInMethod: "api-key",
       createdAt: now,
       updatedAt: now,
     },

@@ -247,6 +247,8 @@ export interface CreateSessionOptions {
   impersonatedBy?: string | null;
   /** Overrides the lifetime in seconds (e.g. impersonation: 1 hour). */
   expiresIn?: number;
+  /** How the user signed in (signInSession's method); a session that replaces another keeps its method. */
+  signInMethod?: string | null;
 }
 
 /**
@@ -268,7 +270,7 @@ export async function refuseBanned(userId: string): Promise<void> {
 export async function createSession(
   userId: string,
   meta: Partial<RequestMeta> = {},
-  { rememberMe = true, impersonatedBy = null, expiresIn }: CreateSessionOptions = {},
+  { rememberMe = true, impersonatedBy = null, expiresIn, signInMethod = null }: CreateSessionOptions = {},
 ): Promise<{ session: SessionRow; user: AuthUser; token: string; setCookies: string[] }> {
   if (!impersonatedBy) await refuseBanned(userId);
   const token = randomToken();
@@ -285,6 +287,7 @@ export async function createSession(
       ipAddress: meta.ipAddress ?? null,
       userAgent: meta.userAgent ?? null,
       impersonatedBy,
+      signInMethod,
     },
     include: { user: { select: authUserSelect } },
   });

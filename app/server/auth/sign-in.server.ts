@@ -204,7 +204,13 @@ export async function signInSession(
   const { created, trustCookie } = await auditingBan(userId, meta, details, async () => {
     const trustCookie =
       details.secondFactor || details.method === "passkey" ? null : await secondFactorGate(userId, meta, details);
-    return { created: await createSession(userId, meta, { rememberMe: details.rememberMe ?? true }), trustCookie };
+    return {
+      created: await createSession(userId, meta, {
+        rememberMe: details.rememberMe ?? true,
+        signInMethod: details.method,
+      }),
+      trustCookie,
+    };
   });
   if (trustCookie) created.setCookies.push(trustCookie);
   await audit({

@@ -310,7 +310,10 @@ export async function removeTwoFactor(userId: string, tx?: Tx): Promise<void> {
  * current one ends (on every instance).
  */
 async function replaceSession(auth: AuthSession, meta: Partial<RequestMeta>) {
-  const created = await createSession(auth.user.id, meta, { rememberMe: wasRemembered(auth.session) });
+  const created = await createSession(auth.user.id, meta, {
+    rememberMe: wasRemembered(auth.session),
+    signInMethod: auth.session.signInMethod,
+  });
   await deleteSessions(auth.user.id, { id: auth.session.id });
   return created;
 }

@@ -12,7 +12,8 @@ import { randomBytes } from "node:crypto";
 import { Resolver } from "node:dns/promises";
 import { z } from "zod";
 import { audit } from "~/server/audit.server";
-import type { AuthSession, RequestMeta } from "~/server/auth/session.server";
+import { deleteSessions, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
+import { SSO_METHOD_PREFIX } from "~/server/auth/sign-in.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
@@ -62,6 +63,51 @@ export async function releaseRequirementWithoutDomains(tx: Prisma.TransactionCli
       data: { ssoRequired: false },
     });
   }
+}
+
+/** Accounts whose sessions one transaction of the sweep below ends: a few hundred statements, well inside a transaction's time. */
+const SWEEP_BATCH = 100;
+
+/**
+ * What requiring single sign-on does to people already in: the accounts whose email is on
+ * `domains` lose every session that did not come through one of the organization's own
+ * connections, and every personal API key (made while another way in was allowed). Without
+ * it the rule would wait for their next sign-in, and sessions that slide and keys that never
+ * expire would carry someone the identity provider has disabled on indefinitely. An admin's
+ * impersonation is no sign-in of theirs, so it stays (it ends within the hour anyway).
+ *
+ * It runs after the requirement is committed, in batches: from then on every other sign-in
+ * is refused, so what it reads is all there is to end, and a large organization's sweep
+ * never holds one transaction (or SQLite's write lock) for long.
+ */
+async function endAccessOutsideSso(organizationId: string, domains: string[]) {
+  if (!domains.length) return { endedSessions: 0, deletedApiKeys: 0 };
+  const onDomains = { OR: domains.map((domain) => ({ email: { endsWith: `@${domain}` } })) };
+  const providers = await prisma.ssoProvider.findMany({ where: { organizationId }, select: { providerId: true } });
+  const own = providers.map((provider) => `${SSO_METHOD_PREFIX}${provider.providerId}`);
+  const outsideSso: Prisma.SessionWhereInput = {
+    impersonatedBy: null,
+    OR: [{ signInMethod: null }, { signInMethod: { notIn: own } }],
+  };
+  const holders = await prisma.session.findMany({
+    where: { ...outsideSso, user: onDomains },
+    select: { userId: true },
+    distinct: ["userId"],
+  });
+  let endedSessions = 0;
+  for (let start = 0; start < holders.length; start += SWEEP_BATCH) {
+    endedSessions += await prisma.$transaction(async (tx) => {
+      let ended = 0;
+      for (const { userId } of holders.slice(start, start + SWEEP_BATCH)) {
+        ended += await deleteSessions(userId, outsideSso, tx);
+      }
+      return ended;
+    });
+  }
+  const { count: deletedApiKeys } = await prisma.apiKey.deleteMany({
+    where: { organizationId: null, user: onDomains },
+  });
+  return { endedSessions, deletedApiKeys };
 }
 
 // ---- verification ----
@@ -160,6 +206,17 @@ export async function verifyDomain(auth: AuthSession, input: z.infer<typeof veri
     return null;
   });
   if (clash) await refuse(clash, "verified-by-another-organization", taken());
+  // A domain verified while the organization requires single sign-on is required from now on.
+  const { ssoRequired } = await prisma.organization.findUniqueOrThrow({
+    where: { id: provider.organizationId },
+    select: { ssoRequired: true },
+  });
+  const ended = ssoRequired
+    ? await endAccessOutsideSso(
+        provider.organizationId,
+        pending.map((row) => row.domain),
+      )
+    : {};
   for (const row of pending) {
     await audit({
       userId: auth.user.id,
@@ -169,7 +226,7 @@ export async function verifyDomain(auth: AuthSession, input: z.infer<typeof veri
       targetType: "sso-domain",
       targetId: row.id,
       organizationId: provider.organizationId,
-      details: { providerId: provider.providerId, domain: row.domain },
+      details: { providerId: provider.providerId, domain: row.domain, ...ended },
       meta,
     });
   }
@@ -198,7 +255,22 @@ export async function setSsoRequired(auth: AuthSession, input: z.infer<typeof se
     });
     if (!verified) fail("SSO_REQUIRES_VERIFIED_DOMAIN");
   }
-  await prisma.organization.update({ where: { id: organizationId }, data: { ssoRequired: input.required } });
+  const { count: changed } = await prisma.organization.updateMany({
+    where: { id: organizationId, ssoRequired: !input.required },
+    data: { ssoRequired: input.required },
+  });
+  // Only turning it on sweeps: sending the form again must not end what single sign-on made since.
+  let ended = {};
+  if (changed && input.required) {
+    const domains = await prisma.ssoDomain.findMany({
+      where: { verifiedAt: { not: null }, provider: { organizationId } },
+      select: { domain: true },
+    });
+    ended = await endAccessOutsideSso(
+      organizationId,
+      domains.map((row) => row.domain),
+    );
+  }
   await audit({
     userId: auth.user.id,
     category: "sso",
@@ -207,7 +279,7 @@ export async function setSsoRequired(auth: AuthSession, input: z.infer<typeof se
     targetType: "organization",
     targetId: organizationId,
     organizationId,
-    details: { required: input.required },
+    details: { required: input.required, ...ended },
     meta,
   });
   return { organizationId, ssoRequired: input.required };

@@ -22,6 +22,7 @@
 import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { audit } from "~/server/audit.server";
+import { auditEndedLinks, proveEmail, type EndedLink } from "~/server/auth/accounts.server";
 import { normalizeEmail, emailSchema } from "~/server/auth/schemas.server";
 import {
   cookieName,
@@ -372,6 +373,8 @@ export interface SsoIdentity {
 
 const userSelect = { id: true, email: true, emailVerified: true } as const;
 type SsoUser = { id: string; email: string; emailVerified: boolean };
+/** A user, and the directory links that proving their address ended (proveEmail). */
+type Proved = { user: SsoUser; endedLinks: EndedLink[] };
 
 /** Whether `email`'s domain is a verified domain of this connection. */
 async function domainVerifiedFor(provider: LoadedProvider, email: string): Promise<boolean> {
@@ -391,13 +394,13 @@ const organizationFull = async (organizationId: string) =>
  * gets it proved by the verified domain, and whatever was attached to it unproven (a
  * password, other accounts, their sessions) goes, as with social sign-in.
  */
-async function linkToUser(user: SsoUser, provider: LoadedProvider, subject: string): Promise<SsoUser> {
+async function linkToUser(user: SsoUser, provider: LoadedProvider, subject: string): Promise<Proved> {
   return prisma.$transaction(async (tx) => {
     if (!user.emailVerified) await tx.account.deleteMany({ where: { userId: user.id } });
     await tx.account.create({ data: { providerId: provider.providerId, accountId: subject, userId: user.id } });
-    if (user.emailVerified) return user;
+    if (user.emailVerified) return { user, endedLinks: [] };
     await deleteSessions(user.id, {}, tx);
-    return tx.user.update({ where: { id: user.id }, data: { emailVerified: true }, select: userSelect });
+    return proveEmail(tx, user);
   });
 }
 
@@ -417,23 +420,23 @@ async function ssoUser(
   identity: SsoIdentity,
   email: string,
   domainVerified: boolean,
-): Promise<{ user: SsoUser; isNew: boolean; linked: boolean }> {
+): Promise<Proved & { isNew: boolean; linked: boolean }> {
   const accountKey = { providerId_accountId: { providerId: provider.providerId, accountId: identity.subject } };
   const account = await prisma.account.findUnique({ where: accountKey, select: { user: { select: userSelect } } });
   if (account) {
-    let { user } = account;
+    const { user } = account;
     await notBanned(user.id);
     // A domain verified since the account was made vouches for the address it still has.
     if (domainVerified && !user.emailVerified && user.email === email) {
-      user = await prisma.user.update({ where: { id: user.id }, data: { emailVerified: true }, select: userSelect });
+      return { ...(await prisma.$transaction((tx) => proveEmail(tx, user))), isNew: false, linked: false };
     }
-    return { user, isNew: false, linked: false };
+    return { user, endedLinks: [], isNew: false, linked: false };
   }
   const existing = await prisma.user.findUnique({ where: { email }, select: userSelect });
   if (existing) {
     if (!domainVerified) throw new SsoRefused("account_not_linked", "unverified_domain");
     await notBanned(existing.id);
-    return { user: await linkToUser(existing, provider, identity.subject), isNew: false, linked: true };
+    return { ...(await linkToUser(existing, provider, identity.subject)), isNew: false, linked: true };
   }
   // No account is made for someone the organization cannot take in.
   if (await organizationFull(provider.organizationId)) throw new SsoRefused("organization_membership_limit_reached");
@@ -449,12 +452,12 @@ async function ssoUser(
       },
       select: userSelect,
     });
-    return { user, isNew: true, linked: false };
+    return { user, endedLinks: [], isNew: true, linked: false };
   } catch (error) {
     if (!isUniqueViolation(error)) throw error;
     // The same person's other sign-in made the account meanwhile: that user signs in.
     const again = await prisma.account.findUnique({ where: accountKey, select: { user: { select: userSelect } } });
-    if (again) return { user: again.user, isNew: false, linked: false };
+    if (again) return { user: again.user, endedLinks: [], isNew: false, linked: false };
     throw new SsoRefused("unable_to_create_user");
   }
 }
@@ -503,7 +506,8 @@ export async function completeSsoSignIn(
   const { providerId, organizationId } = provider;
   try {
     const domainVerified = await domainVerifiedFor(provider, email);
-    const { user, isNew, linked } = await ssoUser(provider, identity, email, domainVerified);
+    const { user, isNew, linked, endedLinks } = await ssoUser(provider, identity, email, domainVerified);
+    await auditEndedLinks(user.id, endedLinks, meta);
     const joined = await joinOrganization(provider, user.id, meta);
     await audit({
       userId: user.id,

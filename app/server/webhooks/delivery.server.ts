@@ -67,6 +67,7 @@ const EVENTS_OF_ACTION: Record<string, WebhookEventType | WebhookEventType[]> = 
   "scim-create-group": "scim.changed",
   "scim-update-group": "scim.changed",
   "scim-delete-group": "scim.changed",
+  "scim-unlink-user": "scim.changed",
 };
 
 /** The categories whose actions above are meant: "webhook" is also an action name of other kinds. */

@@ -24,6 +24,7 @@ import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail, isAppError } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
+import { auditEndedLinks, proveEmail, type EndedLink } from "../accounts.server";
 import { SecondFactorRequired, signInSession, SsoRequired } from "../sign-in.server";
 import { normalizeEmail } from "../schemas.server";
 import {
@@ -242,7 +243,8 @@ async function resolveUser(
   const existing = await prisma.user.findUnique({ where: { email }, select: authUserSelect });
   if (existing) {
     if (!loadEnv().ACCOUNT_LINKING || !vouched) throw new SignInRefused("account_not_linked");
-    const user = await linkToUser(existing, providerId, profile, tokens);
+    const { user, endedLinks } = await linkToUser(existing, providerId, profile, tokens);
+    await auditEndedLinks(user.id, endedLinks, meta);
     await audit({
       userId: user.id,
       category: "auth",
@@ -319,7 +321,7 @@ async function linkToUser(
   providerId: SocialProviderId,
   profile: SocialProfile,
   tokens: ProviderTokens,
-): Promise<AuthUser> {
+): Promise<{ user: AuthUser; endedLinks: EndedLink[] }> {
   return prisma.$transaction(async (tx) => {
     // Nothing attached to an unproven address survives its proof: not a password, not a
     // provider account whose provider did not vouch for it, not their sessions.
@@ -333,9 +335,9 @@ async function linkToUser(
         ...accountTokens(tokens),
       },
     });
-    if (user.emailVerified) return user;
+    if (user.emailVerified) return { user, endedLinks: [] };
     await deleteSessions(user.id, {}, tx);
-    return tx.user.update({ where: { id: user.id }, data: { emailVerified: true }, select: authUserSelect });
+    return proveEmail(tx, user);
   });
 }
 

@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "session" ADD COLUMN     "signInMethod" TEXT;
+
