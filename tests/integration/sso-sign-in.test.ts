@@ -857,14 +857,20 @@ describe("SAML sign-in through POST /sso/saml2/sp/acs/:providerId", () => {
     const relayState = new URL(url).searchParams.get("RelayState")!;
     expect(relayState).toMatch(/^[A-Za-z0-9]{32}$/);
     await app.prisma.verification.findFirstOrThrow({ where: { identifier: `sso-relay:${sha256(relayState)}` } });
-    // No cookie: the IdP's cross-site post would not bring a SameSite=Lax one back.
-    expect(started.headers.getSetCookie().some((line) => line.startsWith("app.sso_state="))).toBe(false);
+    // The browser holds the RelayState too: the IdP's cross-site post brings no SameSite=Lax
+    // cookie, but the GET the ACS sends the browser on to does.
+    expect(started.headers.getSetCookie().some((line) => line.startsWith("app.sso_state="))).toBe(true);
 
     const post = await samlIdp.answer(url);
     expect(post.action).toBe(`${app.base}/api/auth/sso/saml2/sp/acs/${c.providerId}`);
     const response = await postToAcs(b, post);
     expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe(`${app.base}/welcome`);
+    const onward = new URL(response.headers.get("location")!);
+    expect(`${onward.origin}${onward.pathname}`).toBe(`${app.base}/api/auth/sso/saml2/sp/finish/${c.providerId}`);
+    expect(response.headers.getSetCookie().some((line) => line.startsWith("app.session_token="))).toBe(false);
+    const finished = await b.request(onward.href);
+    expect(finished.status).toBe(302);
+    expect(finished.headers.get("location")).toBe(`${app.base}/welcome`);
     const signedIn = await b.session();
     expect(signedIn?.user).toMatchObject({ email, emailVerified: true, name: "Grace Hopper" });
     expect(signedIn?.session.activeOrganizationId).toBe(c.organization.id);
@@ -882,6 +888,30 @@ describe("SAML sign-in through POST /sso/saml2/sp/acs/:providerId", () => {
     const replayedTo = new URL(replayed.headers.get("location")!);
     expect(replayedTo.pathname).toBe("/api/auth/error");
     expect(replayedTo.searchParams.get("error")).toBe("invalid_saml_response");
+  });
+
+  it("completes only in the browser that started it: a response forged into another browser signs no one in", async () => {
+    const c = await samlConnection({ verified: true });
+    samlEmployee(c.domain);
+    // Someone starts a sign-in of their own account and stops at the IdP's answer…
+    const attacker = browser();
+    const post = await samlIdp.answer(await start(attacker, { providerId: c.providerId }));
+    // …then has a victim's browser post it (an auto-submitting form on a page of theirs).
+    const victim = browser();
+    const accepted = await postToAcs(victim, post);
+    expect(accepted.status).toBe(302);
+    const onward = accepted.headers.get("location")!;
+    const refused = await victim.request(onward);
+    const landed = new URL(refused.headers.get("location")!);
+    expect(landed.pathname).toBe("/api/auth/error");
+    expect(landed.searchParams.get("error")).toBe("state_mismatch");
+    expect(await victim.session()).toBeNull();
+    // The handoff is spent: the attacker's own browser cannot use it afterwards either.
+    const late = await attacker.request(onward);
+    expect(new URL(late.headers.get("location")!).searchParams.get("error")).toBe("state_mismatch");
+    expect(await attacker.session()).toBeNull();
+    const [audited] = await ssoAudit(c.providerId, "failure");
+    expect(audited?.details).toMatchObject({ reason: "state_mismatch", detail: "saml_browser" });
   });
 
   it("refuses an unsigned response with invalid_saml_response, on the flow's error page", async () => {

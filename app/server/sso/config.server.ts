@@ -134,6 +134,9 @@ export const oidcRedirectUri = (providerId: string) => authUrl(`/sso/callback/${
 
 /** SAML: where the IdP posts its response (Assertion Consumer Service, HTTP-POST). */
 export const samlAcsUrl = (providerId: string) => authUrl(`/sso/saml2/sp/acs/${encodeURIComponent(providerId)}`);
+/** SAML: where the ACS sends the browser on to complete the sign-in (sign-in.server.ts). */
+export const samlFinishUrl = (providerId: string, handoff: string) =>
+  authUrl(`/sso/saml2/sp/finish/${encodeURIComponent(providerId)}?${new URLSearchParams({ handoff })}`);
 
 /** SAML: the SP metadata document, whose address is also the SP entity id by default. */
 export const samlMetadataUrl = (providerId: string) =>

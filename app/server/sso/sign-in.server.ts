@@ -13,11 +13,14 @@
  * - the session comes from signInSession like every sign-in, so the ban rule and two-factor
  *   apply as they do to passwords.
  *
- * A sign-in in progress is a record in the verification table for 10 minutes, used once:
- * OIDC's under its `state`, which the browser that started it also holds in a signed cookie
- * (a callback carried to another browser is refused); SAML's under its RelayState only, since
- * the IdP's form post is cross-site and brings no SameSite=Lax cookie with it. Every success
- * and refusal is audited (category "sso", action "sign-in").
+ * A sign-in in progress is a record in the verification table for 10 minutes, used once,
+ * under its OIDC `state` or SAML RelayState, which the browser that started it also holds in
+ * a signed SameSite=Lax cookie: an answer carried to another browser is refused (login CSRF:
+ * someone else's account signed in there). The IdP's SAML form post is cross-site and brings
+ * no such cookie, so the ACS checks the response, keeps the identity it proved for a moment
+ * under a one-use handoff, and sends the browser on to a GET of its own (a top-level
+ * navigation, which brings the cookie), where the sign-in completes. Every success and
+ * refusal is audited (category "sso", action "sign-in").
  */
 import { z } from "zod";
 import { localizePath } from "~/i18n/config";
@@ -42,7 +45,7 @@ import { absoluteWith } from "~/server/endpoint.server";
 import { loadEnv } from "~/server/env.server";
 import { fail, isAppError } from "~/server/errors.server";
 import { addMember, membershipLimit, membershipOf } from "~/server/organization/organizations.server";
-import { domainList, loadedProvider, type LoadedProvider } from "./config.server";
+import { domainList, loadedProvider, samlFinishUrl, type LoadedProvider } from "./config.server";
 import { authorizationUrl, oidcIdentity, OidcRefused } from "./oidc.server";
 import { readSamlResponse, SamlRefused, samlSignInUrl } from "./saml.server";
 import { logger } from "~/server/log.server";
@@ -50,6 +53,9 @@ import { logger } from "~/server/log.server";
 const FLOW_EXPIRES_IN = 10 * 60; // seconds
 const OIDC_STATE_PREFIX = "sso-state:";
 const SAML_RELAY_PREFIX = "sso-relay:";
+const SAML_HANDOFF_PREFIX = "sso-saml-handoff:";
+/** From the ACS's answer to the browser's next request: a redirect, followed at once. */
+const HANDOFF_EXPIRES_IN = 2 * 60; // seconds
 /** Where a failed sign-in goes when it did not say (or cannot be trusted to say) where. */
 const DEFAULT_ERROR_PAGE = "/api/auth/error";
 
@@ -204,7 +210,8 @@ export async function startSsoSignIn(
   if (provider.kind === "saml") {
     const relayState = randomToken(32);
     await storeToken(SAML_RELAY_PREFIX, relayState, JSON.stringify(flow), FLOW_EXPIRES_IN);
-    return { url: await samlSignInUrl(provider, relayState), redirect: true, setCookies: [] };
+    const url = await samlSignInUrl(provider, relayState);
+    return { url, redirect: true, setCookies: [signedCookie(stateCookieName(), relayState, FLOW_EXPIRES_IN)] };
   }
   const state = randomToken(32);
   const record = { ...flow, codeVerifier: newCodeVerifier(), nonce: randomToken(32) };
@@ -329,9 +336,10 @@ export const samlResponseInput = z.object({
 /**
  * POST /sso/saml2/sp/acs/:providerId: the IdP's signed response, posted by the browser. Only
  * an answer to a sign-in started here counts (its RelayState, and the AuthnRequest its
- * InResponseTo names, each used once).
+ * InResponseTo names, each used once). What it proves is handed to finishSamlSignIn's GET,
+ * which only the browser that started the sign-in can complete.
  */
-export async function finishSamlSignIn(
+export async function answerSamlResponse(
   providerId: string,
   body: z.infer<typeof samlResponseInput>,
   meta: RequestMeta,
@@ -353,12 +361,43 @@ export async function finishSamlSignIn(
   if (!identity.email || !identity.subject) {
     return refusal(own, providerId, new SsoRefused("invalid_saml_response", "missing_user_info"), meta);
   }
-  return completeSsoSignIn(
-    provider,
-    { subject: identity.subject, email: identity.email, name: identity.name },
-    own,
-    meta,
-  );
+  const handoff = randomToken(32);
+  const record: SamlHandoff = {
+    ...own,
+    relayState: body.RelayState!,
+    identity: { subject: identity.subject, email: identity.email, name: identity.name },
+  };
+  await storeToken(SAML_HANDOFF_PREFIX, handoff, JSON.stringify(record), HANDOFF_EXPIRES_IN);
+  return { redirectTo: samlFinishUrl(providerId, handoff), setCookies: [] };
+}
+
+const samlHandoff = flowRecord.extend({
+  relayState: z.string(),
+  identity: z.object({ subject: z.string(), email: z.string(), name: z.string().nullable() }),
+});
+type SamlHandoff = z.infer<typeof samlHandoff>;
+
+/**
+ * GET /sso/saml2/sp/finish/:providerId?handoff=: completes a SAML sign-in the ACS accepted,
+ * for the browser holding its RelayState's cookie only. Any other browser (one a form post
+ * was forged into) is refused with state_mismatch, and the handoff is spent either way.
+ */
+export async function finishSamlSignIn(
+  providerId: string,
+  request: Request,
+  handoff: string | undefined,
+  meta: RequestMeta,
+): Promise<SsoOutcome> {
+  const record = await takeRecord(SAML_HANDOFF_PREFIX, handoff, samlHandoff);
+  const own = record && readSignedCookie(request, stateCookieName()) === record.relayState;
+  if (!record || !own || record.providerId !== providerId) {
+    return refusal(own ? record : null, providerId, new SsoRefused("state_mismatch", "saml_browser"), meta);
+  }
+  const provider = await providerNamed(providerId);
+  if (provider?.kind !== "saml") {
+    return refusal(record, providerId, new SsoRefused("saml_error", "provider_not_found"), meta);
+  }
+  return completeSsoSignIn(provider, record.identity, record, meta);
 }
 
 // ---- the user behind the answer ----

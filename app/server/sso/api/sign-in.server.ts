@@ -1,7 +1,8 @@
 /**
  * Single sign-on endpoints of /api/auth (better-auth's SSO plugin): POST /sign-in/sso, the
- * OIDC callback GET /sso/callback/:providerId and the SAML Assertion Consumer Service POST
- * /sso/saml2/sp/acs/:providerId. The verbs are in ../sign-in.server.ts.
+ * OIDC callback GET /sso/callback/:providerId, the SAML Assertion Consumer Service POST
+ * /sso/saml2/sp/acs/:providerId and the GET it sends the browser on to,
+ * /sso/saml2/sp/finish/:providerId. The verbs are in ../sign-in.server.ts.
  */
 import { redirect } from "react-router";
 import { z } from "zod";
@@ -9,6 +10,7 @@ import { assertLoginOrigin } from "~/server/auth/origin.server";
 import { endpoint, param } from "~/server/endpoint.server";
 import { fail } from "~/server/errors.server";
 import {
+  answerSamlResponse,
   clearSsoStateCookie,
   finishOidcSignIn,
   finishSamlSignIn,
@@ -75,7 +77,18 @@ export const endpoints = [
       const form = Object.fromEntries(new URLSearchParams(body));
       const parsed = samlResponseInput.safeParse(form);
       if (!parsed.success) fail("VALIDATION_ERROR", "Invalid body parameters: SAMLResponse is required");
-      return redirectTo(await finishSamlSignIn(params.providerId!, parsed.data, meta), false);
+      return redirectTo(await answerSamlResponse(params.providerId!, parsed.data, meta), false);
+    },
+  }),
+
+  endpoint({
+    method: "GET",
+    path: "/sso/saml2/sp/finish/:providerId",
+    query: z.object({ handoff: field(128) }),
+    // Each one spends a one-use handoff; a flood of them finds nothing to spend.
+    rateLimit: false,
+    async handler({ request, params, query, meta }) {
+      return redirectTo(await finishSamlSignIn(params.providerId!, request, query.handoff, meta), true);
     },
   }),
 ];
