@@ -709,6 +709,27 @@ describe("enforced single sign-on", () => {
     expect((await throughOwn.session())?.user.email).toContain(`@${c.domain}`);
   });
 
+  it("ends the other sessions and personal keys of an account whose email moves onto an enforced domain", async () => {
+    const c = await connection({ verified: true, required: true });
+    const user = await createUser({ email: `moving.${Date.now()}@elsewhere.example` });
+    const signedIn = await signInWithPassword(makeTestClient(app.base), user.email);
+    const made = await signedIn.client.$fetch<{ key: string }>("/api-key/create", {
+      method: "POST",
+      body: { name: "laptop" },
+    });
+    const admin = await createUser({ role: "admin" });
+    const adminClient = await signInWithPassword(makeTestClient(app.base), admin.email);
+    const moved = await adminClient.client.admin.updateUser({
+      userId: user.id,
+      data: { email: `moved.${Date.now()}@${c.domain}` },
+    });
+    expect(moved.error).toBeNull();
+    expect((await signedIn.client.getSession()).data).toBeNull();
+    const keyAnswer = await fetch(`${app.base}/api/auth/get-session`, { headers: { "x-api-key": made.data!.key } });
+    expect(keyAnswer.status).toBe(401);
+    expect((await adminClient.client.getSession()).data?.user.id).toBe(admin.id);
+  });
+
   it("lets an admin impersonate such a user", async () => {
     const c = await connection({ verified: true, required: true });
     const user = await createUser({ email: `target.${Date.now()}@${c.domain}` });

@@ -16,6 +16,7 @@ import { hashPassword, PASSWORD_MAX, PASSWORD_MIN } from "~/server/auth/password
 import { deleteAccountRows } from "~/server/auth/account-management.server";
 import { writePassword } from "~/server/auth/accounts.server";
 import { announceRevocation } from "~/server/auth/revocation.server";
+import { endAccessOutsideSso } from "~/server/auth/sign-in.server";
 import { removeTwoFactor } from "~/server/auth/two-factor.server";
 import {
   authUserSelect,
@@ -189,6 +190,7 @@ export async function updateUser(admin: AuthSession, input: z.infer<typeof updat
         select: authUserSelect,
       });
       await announceRevocation(tx, input.userId); // cached copies of the old user must go
+      if (data.email) await endAccessOutsideSso(tx, input.userId);
       return updated;
     });
   } catch (error) {

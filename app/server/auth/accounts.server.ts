@@ -13,7 +13,7 @@ import { isUniqueViolation, newId, prisma, type Prisma } from "~/server/db.serve
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
-import { auditingBan, SecondFactorRequired, signInSession, SsoRequired } from "./sign-in.server";
+import { auditingBan, endAccessOutsideSso, SecondFactorRequired, signInSession, SsoRequired } from "./sign-in.server";
 import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
@@ -136,6 +136,8 @@ export async function proveEmail(
     data: { emailVerified: true },
     select: authUserSelect,
   });
+  // An address proved on a domain whose organization requires single sign-on is under it now.
+  await endAccessOutsideSso(tx, user.id);
   return { user: proved, endedLinks };
 }
 

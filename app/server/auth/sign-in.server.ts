@@ -12,12 +12,13 @@
  * requires it for its verified domains must see every other way in refused (SsoRequired).
  */
 import { audit } from "~/server/audit.server";
-import { prisma } from "~/server/db.server";
+import { prisma, type Prisma } from "~/server/db.server";
 import { AppError, isAppError } from "~/server/errors.server";
 import {
   clearSessionCookies,
   cookieName,
   createSession,
+  deleteSessions,
   hashToken,
   randomToken,
   refuseBanned,
@@ -121,33 +122,67 @@ export class SsoRequired extends AppError {
 /** How single sign-on's own sign-ins name their method: `sso:<providerId>`. */
 export const SSO_METHOD_PREFIX = "sso:";
 
+type Db = Prisma.TransactionClient;
+
+/**
+ * The organization that requires single sign-on for `email`: one whose verified domain it is
+ * and that requires it. Only a verified domain counts: an organization cannot lock people out
+ * of an address it has not proved it controls.
+ */
+async function enforcingOrganization(db: Db, email: string): Promise<string | null> {
+  const domain = email.split("@").pop();
+  if (!domain) return null;
+  const enforced = await db.ssoDomain.findFirst({
+    where: { domain, verifiedAt: { not: null }, provider: { organization: { ssoRequired: true } } },
+    select: { provider: { select: { organizationId: true } } },
+  });
+  return enforced?.provider.organizationId ?? null;
+}
+
+/** How a session made through one of `organizationId`'s own connections records its sign-in. */
+async function ownSsoMethods(db: Db, organizationId: string): Promise<string[]> {
+  const providers = await db.ssoProvider.findMany({ where: { organizationId }, select: { providerId: true } });
+  return providers.map((provider) => `${SSO_METHOD_PREFIX}${provider.providerId}`);
+}
+
 /**
  * Enforced single sign-on: a sign-in by any other way of an email whose domain is a verified
  * domain of an organization requiring SSO is refused. The sso layer sits above auth, so the
  * rule reads its two tables here directly instead of being a gate that layer registers: a
  * registration exists only once its module has been loaded, and a sign-in path that never
- * loads it (a page, a script) would slip past it. Only a verified domain counts: an
- * organization cannot lock people out of an address it has not proved it controls.
+ * loads it (a page, a script) would slip past it.
  */
 async function emailRequiringSso(userId: string, method: string): Promise<string | null> {
   const user = await prisma.user.findUnique({ where: { id: userId }, select: { email: true } });
-  const domain = user?.email.split("@").pop();
-  if (!user || !domain) return null;
-  const enforced = await prisma.ssoDomain.findFirst({
-    where: { domain, verifiedAt: { not: null }, provider: { organization: { ssoRequired: true } } },
-    select: { provider: { select: { organizationId: true } } },
-  });
-  if (!enforced) return null;
+  const organizationId = user && (await enforcingOrganization(prisma, user.email));
+  if (!user || !organizationId) return null;
   // Only the enforcing organization's own connections satisfy it: another organization's
   // identity provider (one its user set up, say) is no sign-on of the organization requiring it.
-  if (method.startsWith(SSO_METHOD_PREFIX)) {
-    const used = await prisma.ssoProvider.findUnique({
-      where: { providerId: method.slice(SSO_METHOD_PREFIX.length) },
-      select: { organizationId: true },
-    });
-    if (used?.organizationId === enforced.provider.organizationId) return null;
-  }
-  return user.email;
+  return (await ownSsoMethods(prisma, organizationId)).includes(method) ? null : user.email;
+}
+
+/**
+ * The sessions enforced single sign-on ends for an account already in: every one not signed in
+ * through one of `organizationId`'s own connections. An admin's impersonation is no sign-in of
+ * the user's and is not among them (it ends within its hour).
+ */
+export async function sessionsOutsideSso(db: Db, organizationId: string): Promise<Prisma.SessionWhereInput> {
+  const own = await ownSsoMethods(db, organizationId);
+  return { impersonatedBy: null, OR: [{ signInMethod: null }, { signInMethod: { notIn: own } }] };
+}
+
+/**
+ * An account whose address comes under enforced single sign-on while it is signed in (its
+ * email proved or changed onto an enforced domain) loses what did not come through that
+ * sign-on: its other sessions and its personal API keys (made while another way in was
+ * allowed). Without it the rule would wait for its next sign-in. In the caller's transaction.
+ */
+export async function endAccessOutsideSso(tx: Db, userId: string): Promise<void> {
+  const user = await tx.user.findUnique({ where: { id: userId }, select: { email: true } });
+  const organizationId = user && (await enforcingOrganization(tx, user.email));
+  if (!organizationId) return;
+  await deleteSessions(userId, await sessionsOutsideSso(tx, organizationId), tx);
+  await tx.apiKey.deleteMany({ where: { userId, organizationId: null } });
 }
 
 /** Runs a step of a sign-in; when the ban rule (session.server.ts) refuses it, the refusal is audited. */

@@ -13,7 +13,7 @@ import { Resolver } from "node:dns/promises";
 import { z } from "zod";
 import { audit } from "~/server/audit.server";
 import { deleteSessions, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
-import { SSO_METHOD_PREFIX } from "~/server/auth/sign-in.server";
+import { sessionsOutsideSso } from "~/server/auth/sign-in.server";
 import { prisma, type Prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail } from "~/server/errors.server";
@@ -83,12 +83,7 @@ const SWEEP_BATCH = 100;
 async function endAccessOutsideSso(organizationId: string, domains: string[]) {
   if (!domains.length) return { endedSessions: 0, deletedApiKeys: 0 };
   const onDomains = { OR: domains.map((domain) => ({ email: { endsWith: `@${domain}` } })) };
-  const providers = await prisma.ssoProvider.findMany({ where: { organizationId }, select: { providerId: true } });
-  const own = providers.map((provider) => `${SSO_METHOD_PREFIX}${provider.providerId}`);
-  const outsideSso: Prisma.SessionWhereInput = {
-    impersonatedBy: null,
-    OR: [{ signInMethod: null }, { signInMethod: { notIn: own } }],
-  };
+  const outsideSso = await sessionsOutsideSso(prisma, organizationId);
   const holders = await prisma.session.findMany({
     where: { ...outsideSso, user: onDomains },
     select: { userId: true },

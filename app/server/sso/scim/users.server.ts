@@ -17,6 +17,7 @@ import { audit } from "~/server/audit.server";
 import { announceRevocation } from "~/server/auth/revocation.server";
 import { normalizeEmail } from "~/server/auth/schemas.server";
 import type { RequestMeta } from "~/server/auth/session.server";
+import { endAccessOutsideSso } from "~/server/auth/sign-in.server";
 import { isUniqueViolation, prisma, type Prisma } from "~/server/db.server";
 import { auditRoleChange, endAccess, scimDetails, syncMembership, type MembershipChange } from "./membership.server";
 import { applyPatch, patchRequest, type DocumentShape } from "./patch.server";
@@ -298,6 +299,7 @@ async function save(
             data: { name, ...(account.email !== email ? { email, emailVerified: verified } : {}) },
           });
           await announceRevocation(tx, userId); // cached copies of the old name and email must go
+          if (account.email !== email) await endAccessOutsideSso(tx, userId);
         }
       } else {
         userId = (await tx.user.create({ data: { email, name, emailVerified: verified } })).id;
