@@ -306,6 +306,16 @@ describe("what a key may not do", () => {
     expect((await keyed.keys.list()).error?.code).toBe("API_KEY_NOT_ALLOWED");
     expect((await keyed.client.deleteUser({})).error?.code).toBe("API_KEY_NOT_ALLOWED");
     expect((await keyed.client.revokeSessions()).error?.code).toBe("API_KEY_NOT_ALLOWED");
+    // Nor read or renew the tokens of the account's linked providers.
+    await app.prisma.account.create({
+      data: { userId: alice.id, providerId: "github", accountId: `gh-${alice.id}`, scope: "read:user" },
+    });
+    const refused = [
+      await keyed.client.$fetch("/get-access-token", { method: "POST", body: { providerId: "github" } }),
+      await keyed.client.$fetch("/refresh-token", { method: "POST", body: { providerId: "github" } }),
+      await keyed.client.$fetch(`/account-info?accountId=gh-${alice.id}`, { method: "GET" }),
+    ];
+    for (const answer of refused) expect(answer.error).toMatchObject({ status: 403, code: "API_KEY_NOT_ALLOWED" });
     expect(await app.prisma.user.count({ where: { id: alice.id } })).toBe(1);
     expect(await app.prisma.apiKey.count({ where: { userId: alice.id } })).toBe(1);
   });

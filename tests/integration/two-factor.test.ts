@@ -456,6 +456,35 @@ describe("signing in with two-factor", () => {
     expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
   });
 
+  it("counts codes sent at once as they arrive: no more than ten are ever checked before the lock", async () => {
+    const { who: first, email, id } = await newUser("burst");
+    const { secret } = await enableTotp(first);
+    const pendings = [];
+    for (let i = 0; i < 4; i++) pendings.push((await pendingSignIn(email)).who);
+    const wrong = nextCode(secret) === "000000" ? "111111" : "000000";
+    // Four pending sign-ins, five guesses each, all at once (as from many addresses).
+    const answers = await Promise.all(
+      pendings.flatMap((who) => Array.from({ length: 5 }, () => who.client.twoFactor.verifyTotp({ code: wrong }))),
+    );
+    const codes = answers.map((answer) => answer.error?.code);
+    expect(codes.filter((code) => code === "INVALID_CODE")).toHaveLength(10);
+    expect(codes.filter((code) => code === "ACCOUNT_TEMPORARILY_LOCKED")).toHaveLength(10);
+    const row = await app.prisma.twoFactor.findUniqueOrThrow({ where: { userId: id } });
+    expect(row.lockedUntil!.getTime()).toBeGreaterThan(Date.now());
+  });
+
+  it("checks no more than five guesses of an emailed code, however many arrive at once", async () => {
+    const { who: first, email } = await newUser("otp-burst");
+    await enableTotp(first);
+    const { who } = await pendingSignIn(email);
+    expect((await who.client.twoFactor.sendOtp()).error).toBeNull();
+    const answers = await Promise.all(
+      Array.from({ length: 9 }, (_, i) => who.client.twoFactor.verifyOtp({ code: String(100000 + i) })),
+    );
+    const codes = answers.map((answer) => answer.error?.code);
+    expect(codes.filter((code) => code === "INVALID_CODE")).toHaveLength(5);
+  });
+
   it("refuses a forged or missing pending cookie", async () => {
     const who = client();
     expect((await who.client.twoFactor.verifyTotp({ code: "123456" })).error).toMatchObject({
@@ -494,6 +523,20 @@ describe("signing in with two-factor", () => {
     const disabled = await who.client.twoFactor.disable({ password: PASSWORD });
     expect(disabled.error).toBeNull();
     expect(await app.prisma.trustedDevice.count({ where: { userId: id } })).toBe(0);
+  });
+
+  it("ends a sign-in the old password started when the password is reset", async () => {
+    const { who: first, email } = await newUser("reset-pending");
+    const { secret } = await enableTotp(first);
+    const { who: started } = await pendingSignIn(email);
+    expect((await client().client.requestPasswordReset({ email, redirectTo: "/reset-password" })).error).toBeNull();
+    const mail = await app.mailbox.waitFor(email, (m) => m.subject === "Reset your password");
+    const token = /\/reset-password\/([A-Za-z0-9]+)/.exec(mail.text!)![1]!;
+    expect((await client().client.resetPassword({ token, newPassword: "a brand new password" })).error).toBeNull();
+    expect((await started.client.twoFactor.verifyTotp({ code: nextCode(secret) })).error).toMatchObject({
+      status: 401,
+      code: "INVALID_TWO_FACTOR_COOKIE",
+    });
   });
 
   it("keeps two-factor on through a password change, a password reset and an admin revoking the sessions", async () => {

@@ -173,13 +173,16 @@ export async function auditEndedLinks(userId: string, endedLinks: EndedLink[], m
 /**
  * Sets the user's password hash on their credential account (created when the user has
  * none, e.g. a social-only user who sets or resets one). Every outstanding reset link of the
- * user ends with it: a link sent for the old password must not change the new one.
+ * user ends with it: a link sent for the old password must not change the new one. So does
+ * every sign-in waiting for its second step: one the old password started must not become a
+ * session after the password changed.
  */
 export async function writePassword(tx: Tx, userId: string, hash: string): Promise<void> {
   const account = await credentialAccount(userId, tx);
   if (account) await tx.account.update({ where: { id: account.id }, data: { password: hash } });
   else await tx.account.create({ data: { userId, providerId: "credential", accountId: userId, password: hash } });
   await endResetLinks(tx, userId);
+  await tx.pendingSignIn.deleteMany({ where: { userId } });
 }
 
 /**

@@ -78,9 +78,13 @@ export function keyPermissions(): Readonly<Record<string, readonly string[]>> | 
 /**
  * What a request made with a key may not do, whatever its permissions: manage keys (a leaked
  * key must not mint others or lift its own limits), end or change how the account signs in,
- * or delete it, or use the admin plugin.
+ * or delete it, read or renew the tokens of its linked provider accounts (a leaked key must
+ * not become access to the user's Google or GitHub), or use the admin plugin.
  */
 const REFUSED_FOR_KEYS = [
+  "/get-access-token",
+  "/refresh-token",
+  "/account-info",
   "/api-key/",
   "/delete-user",
   "/change-password",

@@ -16,8 +16,10 @@
  * Sign-in: when the first factor was right for a user with two-factor (and the browser is
  * not a trusted one), `signInSession` throws `SecondFactorRequired` instead of making a
  * session: a PendingSignIn row, named by a short-lived signed cookie, waits for the second
- * step (the gate is in sign-in.server.ts). Limits: 5 code tries per pending sign-in; 10 failures in a row (across sign-ins)
- * lock the second step for 15 minutes.
+ * step (the gate is in sign-in.server.ts). Limits: 5 code tries per pending sign-in; 10 tries
+ * in a row without a right code (across sign-ins) lock the second step for 15 minutes. Each
+ * try is taken before its code is checked, in one statement, so codes sent at once cannot all
+ * be checked before the count catches up. A new password ends every pending sign-in.
  */
 import { createHmac, randomBytes, randomInt, timingSafeEqual } from "node:crypto";
 import { decodeBase32IgnorePadding, encodeBase32UpperCaseNoPadding } from "@oslojs/encoding";
@@ -338,21 +340,45 @@ function assertNotLocked(row: TwoFactor | null): void {
   if (row?.lockedUntil && row.lockedUntil.getTime() > Date.now()) fail("ACCOUNT_TEMPORARILY_LOCKED");
 }
 
-/** One more failure in a row; the tenth locks the second step for LOCK_DURATION. */
+const notLocked = (now: Date) => ({ OR: [{ lockedUntil: null }, { lockedUntil: { lte: now } }] });
+
+/**
+ * Takes one of the user's tries at a second step before its code is checked, in one
+ * statement: codes sent at once (from many pending sign-ins, many addresses) are counted at
+ * once, so no more than LOCK_AFTER_FAILURES of them are ever checked before the lock. While
+ * locked, or with the tries used up, 429; the second case locks, should its lock not have
+ * been written yet. A right code gives the tries back (finishPending).
+ */
+async function takeTry(row: TwoFactor): Promise<void> {
+  const now = new Date();
+  const { count } = await prisma.twoFactor.updateMany({
+    where: { id: row.id, failedCount: { lt: LOCK_AFTER_FAILURES }, ...notLocked(now) },
+    data: { failedCount: { increment: 1 } },
+  });
+  if (count === 1) return;
+  await lock(row, now);
+  fail("ACCOUNT_TEMPORARILY_LOCKED");
+}
+
+/** Locks the second step for LOCK_DURATION, unless a lock is running already. */
+function lock(row: TwoFactor, now: Date) {
+  return prisma.twoFactor.updateMany({
+    where: { id: row.id, ...notLocked(now) },
+    data: { failedCount: 0, lockedUntil: new Date(now.getTime() + LOCK_DURATION * 1000) },
+  });
+}
+
+/** A wrong code, its try already taken: the tenth in a row locks the second step. */
 async function recordFailure(row: TwoFactor, caller: PendingRow, kind: StepKind, meta: RequestMeta) {
-  const updated = await prisma.twoFactor.update({ where: { id: row.id }, data: { failedCount: { increment: 1 } } });
-  if (updated.failedCount >= LOCK_AFTER_FAILURES) {
-    await prisma.twoFactor.update({
-      where: { id: row.id },
-      data: { failedCount: 0, lockedUntil: new Date(Date.now() + LOCK_DURATION * 1000) },
-    });
-  }
+  const current = await prisma.twoFactor.findUnique({ where: { id: row.id }, select: { failedCount: true } });
+  const locked = (current?.failedCount ?? 0) >= LOCK_AFTER_FAILURES;
+  if (locked) await lock(row, new Date());
   await audit({
     userId: caller.userId,
     category: "security",
     action: "two-factor-failed",
     status: "failure",
-    details: { method: kind, locked: updated.failedCount >= LOCK_AFTER_FAILURES },
+    details: { method: kind, locked },
     meta,
   });
 }
@@ -396,7 +422,7 @@ export async function verifySecondStep(
   if (caller.kind === "session") return verifySignedIn(caller.auth, row!, kind, input.code, meta);
 
   const pending = caller.pending;
-  assertNotLocked(row);
+  if (row) await takeTry(row);
   if (kind !== "otp") {
     const { attempts } = await prisma.pendingSignIn.update({
       where: { id: pending.id },
@@ -490,28 +516,29 @@ export async function sendOtp(caller: SecondStepCaller, meta: RequestMeta): Prom
 }
 
 /**
- * Spends the emailed code when `given` is it (in one statement, so it works once); a wrong
- * one counts, and after MAX_ATTEMPTS the code is gone.
+ * Spends the emailed code when `given` is it (in one statement, so it works once). Each try
+ * is taken before the code is compared, also in one statement, so tries sent at once count
+ * at once: after MAX_ATTEMPTS the code is gone.
  */
 async function acceptOtp(row: TwoFactor, given: string): Promise<boolean> {
   const now = new Date();
-  if (!row.otpHash || !row.otpExpiresAt || row.otpExpiresAt <= now) fail("OTP_HAS_EXPIRED");
-  if (row.otpAttempts >= MAX_ATTEMPTS) {
-    await prisma.twoFactor.update({ where: { id: row.id }, data: { otpHash: null, otpExpiresAt: null } });
-    fail("TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE");
+  const live = { id: row.id, otpHash: { not: null }, otpExpiresAt: { gt: now } };
+  const { count: taken } = await prisma.twoFactor.updateMany({
+    where: { ...live, otpAttempts: { lt: MAX_ATTEMPTS } },
+    data: { otpAttempts: { increment: 1 } },
+  });
+  if (taken !== 1) {
+    const { count: spent } = await prisma.twoFactor.updateMany({
+      where: live,
+      data: { otpHash: null, otpExpiresAt: null },
+    });
+    fail(spent === 1 ? "TOO_MANY_ATTEMPTS_REQUEST_NEW_CODE" : "OTP_HAS_EXPIRED");
   }
   const { count } = await prisma.twoFactor.updateMany({
-    where: {
-      id: row.id,
-      otpHash: macOf("otp", `${row.userId}:${given}`),
-      otpExpiresAt: { gt: now },
-      otpAttempts: { lt: MAX_ATTEMPTS },
-    },
+    where: { ...live, otpHash: macOf("otp", `${row.userId}:${given}`) },
     data: { otpHash: null, otpExpiresAt: null, otpAttempts: 0 },
   });
-  if (count === 1) return true;
-  await prisma.twoFactor.update({ where: { id: row.id }, data: { otpAttempts: { increment: 1 } } });
-  return false;
+  return count === 1;
 }
 
 // ---- what the profile shows ----
