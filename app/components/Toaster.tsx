@@ -78,7 +78,7 @@ function ToastCard({
     <li
       data-toast
       data-state={closing ? "closed" : "open"}
-      className="toast pointer-events-auto absolute right-0 bottom-0 w-full origin-bottom transition-all duration-200 data-[state=closed]:translate-x-4 data-[state=closed]:opacity-0"
+      className="toast pointer-events-auto absolute right-0 bottom-0 w-full origin-bottom transition-all duration-200 motion-reduce:transition-none data-[state=closed]:translate-x-4 data-[state=closed]:opacity-0"
       style={{
         // Each older toast sits 16px higher and 5% smaller than the one in front of it.
         transform: `translateY(-${index * 16}px) scale(${1 - index * 0.05})`,
