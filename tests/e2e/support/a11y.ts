@@ -37,17 +37,8 @@ export async function openPage(page: Page, url: string) {
  */
 export async function seriousViolations(page: Page, label: string): Promise<string[]> {
   // A page mid-transition (a toast fading in or out) shows blended colours for a moment, and
-  // axe would measure their contrast: with reduced motion a toast is shown or hidden at once,
-  // and whatever finite animation is still running ends first.
+  // axe would measure their contrast: with reduced motion a toast is shown or hidden at once.
   await page.emulateMedia({ reducedMotion: "reduce" });
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((animation) => animation.effect?.getTiming().iterations !== Infinity)
-        .map((animation) => animation.finished.catch(() => undefined)),
-    ),
-  );
   const { violations } = await new AxeBuilder({ page }).withTags(WCAG_TAGS).setLegacyMode(true).analyze();
   return violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
