@@ -80,7 +80,7 @@ const SWEEP_BATCH = 100;
  * is refused, so what it reads is all there is to end, and a large organization's sweep
  * never holds one transaction (or SQLite's write lock) for long.
  */
-async function endAccessOutsideSso(organizationId: string, domains: string[]) {
+async function sweepAccessOutsideSso(organizationId: string, domains: string[]) {
   if (!domains.length) return { endedSessions: 0, deletedApiKeys: 0 };
   const onDomains = { OR: domains.map((domain) => ({ email: { endsWith: `@${domain}` } })) };
   const outsideSso = await sessionsOutsideSso(prisma, organizationId);
@@ -207,7 +207,7 @@ export async function verifyDomain(auth: AuthSession, input: z.infer<typeof veri
     select: { ssoRequired: true },
   });
   const ended = ssoRequired
-    ? await endAccessOutsideSso(
+    ? await sweepAccessOutsideSso(
         provider.organizationId,
         pending.map((row) => row.domain),
       )
@@ -261,7 +261,7 @@ export async function setSsoRequired(auth: AuthSession, input: z.infer<typeof se
       where: { verifiedAt: { not: null }, provider: { organizationId } },
       select: { domain: true },
     });
-    ended = await endAccessOutsideSso(
+    ended = await sweepAccessOutsideSso(
       organizationId,
       domains.map((row) => row.domain),
     );
