@@ -71,3 +71,26 @@ test("walks the six sections of an organization by URL and posts a form in each,
   await page.getByRole("link", { name: t("organization:billing.manage") }).click();
   await expect(page).toHaveURL(`${P}/billing`);
 });
+
+test("shows the current section's tab on a phone, scrolled into the row, without JavaScript", async ({
+  page,
+  request,
+}) => {
+  const locale = "fr";
+  const t = texts(locale);
+  await page.setViewportSize({ width: 390, height: 844 });
+  await signedInAccount(page, locale, "Olive Owner");
+  const name = `Tabs ${Date.now().toString(36)}`;
+  const { base } = await workspaceWithMember(page, request, locale, name);
+  await expect(page.locator("html")).not.toHaveClass(/js/);
+
+  // The last tab of the row, far past a phone's right edge when the row starts at its beginning.
+  await page.goto(`${base}/api-keys`);
+  const row = page.getByRole("navigation", { name: t("organization:nav.label", { name }) });
+  const current = row.getByRole("link", { name: t("organization:nav.apiKeys"), exact: true });
+  await expect(current).toHaveAttribute("aria-current", "page");
+  const [rowBox, tabBox] = [await row.boundingBox(), await current.boundingBox()];
+  // Within the row, give or take the pixel that sub-pixel layout rounds.
+  expect(tabBox!.x).toBeGreaterThanOrEqual(rowBox!.x - 1);
+  expect(tabBox!.x + tabBox!.width).toBeLessThanOrEqual(rowBox!.x + rowBox!.width + 1);
+});
