@@ -529,6 +529,55 @@ describe("a key's permissions", () => {
     expect((await org.admin.client.organization.createTeam({ name: "Ops", organizationId: org.id })).error).toBeNull();
   });
 
+  it("narrow the caller only: a role given or acted on is measured whole, so a narrow key gives no admin", async () => {
+    const org = await organization();
+    const customRole = (role: string, permission: object) =>
+      app.prisma.organizationRole.create({
+        data: { organizationId: org.id, role, permission: JSON.stringify(permission) },
+      });
+    await customRole("recruiter", { invitation: ["create"] });
+    await customRole("people", { member: ["update"] });
+    await app.prisma.member.update({
+      where: { organizationId_userId: { organizationId: org.id, userId: org.member.id } },
+      data: { role: "recruiter" },
+    });
+    const people = await person("people");
+    await app.prisma.member.create({ data: { organizationId: org.id, userId: people.id, role: "people" } });
+
+    // Narrowed to the recruiter's one grant, "admin" would shrink to that grant and pass as held.
+    const recruiter = withKey((await serverKey(org.member.id, { permissions: { invitation: ["create"] } })).key);
+    const invite = (role: string) =>
+      recruiter.client.organization.inviteMember({ email: uniqueEmail("alt"), role, organizationId: org.id });
+    expect((await invite("admin")).error).toMatchObject({
+      status: 403,
+      code: "YOU_ARE_NOT_ALLOWED_TO_INVITE_USER_WITH_THIS_ROLE",
+    });
+    expect((await invite("recruiter")).error).toBeNull();
+
+    // Likewise a key narrowed to member:update: no admin for oneself, and no hand on an admin.
+    const manager = withKey((await serverKey(people.id, { permissions: { member: ["update"] } })).key);
+    const members = await app.prisma.member.findMany({ where: { organizationId: org.id } });
+    const memberId = (userId: string) => members.find((member) => member.userId === userId)!.id;
+    for (const [target, role] of [
+      [people.id, "admin"],
+      [org.admin.id, "people"],
+    ] as const) {
+      const changed = await manager.client.organization.updateMemberRole({
+        memberId: memberId(target),
+        role,
+        organizationId: org.id,
+      });
+      expect(changed.error).toMatchObject({ status: 403, code: "YOU_ARE_NOT_ALLOWED_TO_UPDATE_THIS_MEMBER" });
+    }
+    expect(await app.prisma.member.findMany({ where: { userId: { in: [people.id, org.admin.id] } } })).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ userId: people.id, role: "people" }),
+        expect.objectContaining({ userId: org.admin.id, role: "admin" }),
+      ]),
+    );
+    expect(await app.prisma.invitation.count({ where: { organizationId: org.id, role: "admin" } })).toBe(0);
+  });
+
   it("a member's key with every permission still has only the member's rights", async () => {
     const org = await organization();
     const { data } = await org.member.keys.create({ name: "mine" });

@@ -122,15 +122,29 @@ function narrowed(grants: Grants, limit: Readonly<Record<string, readonly string
   ) as Grants;
 }
 
-/** What a member may do: for each resource, the actions that any of their roles grants (the union). */
-export function grantsOf(holder: Holder): Grants {
+/** For each resource, the actions that any of `list` grants (the union). */
+function union(list: readonly Grants[]): Grants {
   const grants: Record<string, string[]> = {};
-  for (const granted of grantsByRole(holder)) {
+  for (const granted of list) {
     for (const [resource, actions] of Object.entries(granted)) {
       grants[resource] = [...new Set([...(grants[resource] ?? []), ...actions])];
     }
   }
   return grants as Grants;
+}
+
+/** What a member may do: for each resource, the actions that any of their roles grants (the union). */
+export function grantsOf(holder: Holder): Grants {
+  return union(grantsByRole(holder));
+}
+
+/**
+ * What a role string grants whoever holds it, as the table defines it. A role being given or
+ * acted on is measured whole: the caller's API key narrows what the caller may do, never what
+ * the target role is worth (narrowed, admin would look as small as the key).
+ */
+function roleGrants(role: string, roleTable: RoleTable): Grants {
+  return union(rolesOf(role, roleTable).map((name) => roleTable[name]!));
 }
 
 /**
@@ -177,7 +191,7 @@ export const isOwner = (role: string) =>
  */
 export function mayAssign(caller: Holder, role: string): boolean {
   if (isOwner(caller.role)) return true;
-  return !isOwner(role) && holds(caller, grantsOf({ role, roleTable: caller.roleTable }));
+  return !isOwner(role) && holds(caller, roleGrants(role, caller.roleTable));
 }
 
 /** The roles `caller` may give (see mayAssign), built-in first, then by name, for the pages' role selects. */
@@ -201,7 +215,7 @@ function builtInOrder(role: string): number {
 export function mayActOnMember(caller: Holder, action: "update" | "delete", target: string, self = false): boolean {
   const permitted = (action === "delete" && self) || can(caller, "member", [action]);
   if (!permitted || isOwner(caller.role)) return permitted;
-  return !isOwner(target) && holds(caller, grantsOf({ role: target, roleTable: caller.roleTable }));
+  return !isOwner(target) && holds(caller, roleGrants(target, caller.roleTable));
 }
 
 /**
