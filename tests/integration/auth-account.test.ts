@@ -10,7 +10,14 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { applySetCookies, makeTestClient, type TestClient } from "./helpers/auth-client";
 import { startTestApp, type TestApp } from "./helpers/app";
-import { createUser, PASSWORD, signInInProcess, signInWithPassword, uniqueEmail } from "./helpers/factories";
+import {
+  createUser,
+  PASSWORD,
+  sessionFor,
+  signInInProcess,
+  signInWithPassword,
+  uniqueEmail,
+} from "./helpers/factories";
 import type { CapturedMail, Mailbox } from "./helpers/mailbox";
 
 const SECRET = "integration-test-secret-0123456789abcdef";
@@ -453,6 +460,54 @@ describe("the account journey with the official client", () => {
     ]);
     expect(rows.every((row) => row.category === "email")).toBe(true);
     expectAudited(rows[1]);
+  });
+
+  it("hands an address moved onto someone else's mailbox to its owner alone: the mover's passkeys, keys and second factor go", async () => {
+    const mallory = await newUser("Mallory");
+    const victimEmail = uniqueEmail("new-hire");
+    // What Mallory made while the account was hers: a passkey, a personal API key, two-factor.
+    await prisma.passkey.create({
+      data: {
+        userId: mallory.id,
+        publicKey: "cHVibGljLWtleQ",
+        credentialID: `cred-${mallory.id}`,
+        counter: 0,
+        deviceType: "singleDevice",
+        backedUp: false,
+      },
+    });
+    const { createApiKey } = await import("~/server/organization/api-keys.server");
+    const meta = { ipAddress: null, userAgent: null, locale: "en" as const };
+    const { key } = await createApiKey(await sessionFor(mallory.id), { name: "kept" }, meta, {});
+    await prisma.twoFactor.create({ data: { userId: mallory.id, verified: true } });
+    await prisma.user.update({ where: { id: mallory.id }, data: { twoFactorEnabled: true } });
+    const keySession = () => fetch(`${base}/api/auth/get-session`, { headers: { "x-api-key": key } });
+    // Then she moves the account onto the new hire's address (what her confirmed change does).
+    const { moveToUnverifiedEmail } = await import("~/server/auth/accounts.server");
+    await moveToUnverifiedEmail(mallory.id, victimEmail);
+    expect((await keySession()).status).toBe(200);
+
+    // The new hire signs up with their address: the unproven account is theirs now, and only theirs.
+    const signUp = await client().client.signUp.email({
+      name: "New Hire",
+      email: victimEmail,
+      password: "new-hire-pass-1",
+    });
+    expect(signUp.error).toBeNull();
+    expect((await keySession()).status).toBe(401);
+    expect(await prisma.passkey.count({ where: { userId: mallory.id } })).toBe(0);
+    expect(await prisma.apiKey.count({ where: { userId: mallory.id } })).toBe(0);
+    expect(await prisma.twoFactor.count({ where: { userId: mallory.id } })).toBe(0);
+    expect(await prisma.user.findUnique({ where: { id: mallory.id } })).toMatchObject({ twoFactorEnabled: false });
+    expect(await prisma.session.count({ where: { userId: mallory.id } })).toBe(0);
+    expect(await prisma.account.findMany({ where: { userId: mallory.id }, select: { providerId: true } })).toEqual([
+      { providerId: "credential" },
+    ]);
+    // Mallory's password is gone with it; the new hire's link signs them in.
+    expect((await client().client.signIn.email({ email: victimEmail, password: PASSWORD })).error?.status).toBe(401);
+    const mail = await mailbox.waitFor(victimEmail, (m) => m.subject === "Verify your email address");
+    expect((await follow(linkOf(mail, "/verify-email"))).status).toBe(302);
+    expect((await client().client.signIn.email({ email: victimEmail, password: "new-hire-pass-1" })).error).toBeNull();
   });
 
   it("lists sessions (fresh only) and revokes one, the others, then all", async () => {

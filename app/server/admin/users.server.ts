@@ -17,7 +17,7 @@ import { deleteAccountRows } from "~/server/auth/account-management.server";
 import { writePassword } from "~/server/auth/accounts.server";
 import { announceRevocation } from "~/server/auth/revocation.server";
 import { endAccessOutsideSso } from "~/server/auth/sign-in.server";
-import { removeTwoFactor } from "~/server/auth/two-factor.server";
+import { removeTwoFactor } from "~/server/auth/accounts.server";
 import {
   authUserSelect,
   cookieName,

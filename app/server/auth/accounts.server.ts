@@ -15,6 +15,7 @@ import { AppError, fail } from "~/server/errors.server";
 import { sendMail } from "~/server/mail/index.server";
 import { auditingBan, endAccessOutsideSso, SecondFactorRequired, signInSession, SsoRequired } from "./sign-in.server";
 import { hashPassword, passwordSchema, spendPasswordCheck, verifyPassword } from "./password.server";
+import { announceRevocation } from "./revocation.server";
 import { booleanish, emailSchema, normalizeEmail } from "./schemas.server";
 import {
   authUserSelect,
@@ -88,6 +89,39 @@ export interface EndedLink {
   userName: string;
   /** The membership the directory gave, when it went with the link (an owner's stays). */
   removedMemberId: string | null;
+}
+
+/**
+ * Switches two-factor off for `userId` and forgets everything that came with it: the secret,
+ * the backup codes, the trusted browsers and any sign-in waiting for its second step. Every
+ * instance stops trusting cached copies of the user (which carry `twoFactorEnabled`).
+ */
+export async function removeTwoFactor(userId: string, tx?: Tx): Promise<void> {
+  const run = async (db: Tx) => {
+    await db.twoFactor.deleteMany({ where: { userId } });
+    await db.backupCode.deleteMany({ where: { userId } });
+    await db.trustedDevice.deleteMany({ where: { userId } });
+    await db.pendingSignIn.deleteMany({ where: { userId } });
+    await db.user.update({ where: { id: userId }, data: { twoFactorEnabled: false } });
+    await announceRevocation(db, userId);
+  };
+  await (tx ? run(tx) : prisma.$transaction(run));
+}
+
+/**
+ * Whoever held an account before its address was proved keeps no way back in once someone
+ * else proves it (a sign-up over the unproven account, a provider or a verified domain
+ * vouching for the address): every password and provider account, session, passkey, API key
+ * and second factor of the account goes, and it holds only what the prover brings next. An
+ * address can move onto someone else's mailbox before it is proved (an email change): a
+ * passkey or a key made before the move would otherwise open the account its new owner took.
+ */
+export async function forgetUnprovenHolder(tx: Tx, userId: string): Promise<void> {
+  await tx.account.deleteMany({ where: { userId } });
+  await tx.passkey.deleteMany({ where: { userId } });
+  await tx.apiKey.deleteMany({ where: { userId } });
+  await deleteSessions(userId, {}, tx);
+  await removeTwoFactor(userId, tx);
 }
 
 /**
@@ -288,10 +322,8 @@ export async function signUpEmail(input: SignUpEmailInput, meta: RequestMeta): P
   if (replaced) {
     const userId = owner.id;
     await prisma.$transaction(async (tx) => {
+      await forgetUnprovenHolder(tx, userId);
       await writePassword(tx, userId, passwordHash);
-      // A social account whose provider never vouched for the address goes too.
-      await tx.account.deleteMany({ where: { userId, providerId: { not: "credential" } } });
-      await deleteSessions(userId, {}, tx);
     });
     await sendVerificationMail(owner, meta, input.callbackURL, passwordHash);
   }

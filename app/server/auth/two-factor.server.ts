@@ -32,10 +32,9 @@ import { loadEnv } from "~/server/env.server";
 import { fail } from "~/server/errors.server";
 import { i18nFor } from "~/server/i18n.server";
 import { sendMail } from "~/server/mail/index.server";
-import { credentialAccount } from "./accounts.server";
+import { credentialAccount, removeTwoFactor } from "./accounts.server";
 import { backupCodeCandidates, newBackupCode } from "./backup-codes.server";
 import { verifyPassword } from "./password.server";
-import { announceRevocation } from "./revocation.server";
 import { booleanish } from "./schemas.server";
 import { methodsOf, pendingCookieName, signInSession, trustDevice } from "./sign-in.server";
 import {
@@ -288,23 +287,6 @@ export async function regenerateBackupCodes(auth: AuthSession, password: string,
     meta,
   });
   return codes;
-}
-
-/**
- * Switches two-factor off for `userId` and forgets everything that came with it: the secret,
- * the backup codes, the trusted browsers and any sign-in waiting for its second step. Every
- * instance stops trusting cached copies of the user (which carry `twoFactorEnabled`).
- */
-export async function removeTwoFactor(userId: string, tx?: Tx): Promise<void> {
-  const run = async (db: Tx) => {
-    await db.twoFactor.deleteMany({ where: { userId } });
-    await db.backupCode.deleteMany({ where: { userId } });
-    await db.trustedDevice.deleteMany({ where: { userId } });
-    await db.pendingSignIn.deleteMany({ where: { userId } });
-    await db.user.update({ where: { id: userId }, data: { twoFactorEnabled: false } });
-    await announceRevocation(db, userId);
-  };
-  await (tx ? run(tx) : prisma.$transaction(run));
 }
 
 /**

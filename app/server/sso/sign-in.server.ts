@@ -25,11 +25,10 @@
 import { z } from "zod";
 import { localizePath } from "~/i18n/config";
 import { audit } from "~/server/audit.server";
-import { auditEndedLinks, proveEmail, type EndedLink } from "~/server/auth/accounts.server";
+import { auditEndedLinks, forgetUnprovenHolder, proveEmail, type EndedLink } from "~/server/auth/accounts.server";
 import { normalizeEmail, emailSchema } from "~/server/auth/schemas.server";
 import {
   cookieName,
-  deleteSessions,
   expiredCookie,
   randomToken,
   readSignedCookie,
@@ -435,11 +434,10 @@ const organizationFull = async (organizationId: string) =>
  */
 async function linkToUser(user: SsoUser, provider: LoadedProvider, subject: string): Promise<Proved> {
   return prisma.$transaction(async (tx) => {
-    if (!user.emailVerified) await tx.account.deleteMany({ where: { userId: user.id } });
+    // Nothing attached to an unproven address survives its proof.
+    if (!user.emailVerified) await forgetUnprovenHolder(tx, user.id);
     await tx.account.create({ data: { providerId: provider.providerId, accountId: subject, userId: user.id } });
-    if (user.emailVerified) return { user, endedLinks: [] };
-    await deleteSessions(user.id, {}, tx);
-    return proveEmail(tx, user);
+    return user.emailVerified ? { user, endedLinks: [] } : proveEmail(tx, user);
   });
 }
 

@@ -24,17 +24,10 @@ import { isUniqueViolation, newId, prisma } from "~/server/db.server";
 import { loadEnv } from "~/server/env.server";
 import { AppError, fail, isAppError } from "~/server/errors.server";
 import { localizePath } from "~/i18n/config";
-import { auditEndedLinks, proveEmail, type EndedLink } from "../accounts.server";
+import { auditEndedLinks, forgetUnprovenHolder, proveEmail, type EndedLink } from "../accounts.server";
 import { SecondFactorRequired, signInSession, SsoRequired } from "../sign-in.server";
 import { normalizeEmail } from "../schemas.server";
-import {
-  authUserSelect,
-  deleteSessions,
-  isFresh,
-  type AuthSession,
-  type AuthUser,
-  type RequestMeta,
-} from "../session.server";
+import { authUserSelect, isFresh, type AuthSession, type AuthUser, type RequestMeta } from "../session.server";
 import { IdTokenError, verifyIdToken } from "./id-token.server";
 import { createOAuthState, type OAuthState } from "./oauth-state.server";
 import {
@@ -323,9 +316,8 @@ async function linkToUser(
   tokens: ProviderTokens,
 ): Promise<{ user: AuthUser; endedLinks: EndedLink[] }> {
   return prisma.$transaction(async (tx) => {
-    // Nothing attached to an unproven address survives its proof: not a password, not a
-    // provider account whose provider did not vouch for it, not their sessions.
-    if (!user.emailVerified) await tx.account.deleteMany({ where: { userId: user.id } });
+    // Nothing attached to an unproven address survives its proof.
+    if (!user.emailVerified) await forgetUnprovenHolder(tx, user.id);
     await tx.account.create({
       data: {
         providerId,
@@ -335,9 +327,7 @@ async function linkToUser(
         ...accountTokens(tokens),
       },
     });
-    if (user.emailVerified) return { user, endedLinks: [] };
-    await deleteSessions(user.id, {}, tx);
-    return proveEmail(tx, user);
+    return user.emailVerified ? { user, endedLinks: [] } : proveEmail(tx, user);
   });
 }
 
