@@ -22,7 +22,14 @@ import { endpoints as socialEndpoints } from "./auth/api/social.server";
 import { endpoints as twoFactorEndpoints } from "./auth/api/two-factor.server";
 import { checkRateLimit, rateLimitEnabled, rateLimitKey, ruleFor } from "./auth/rate-limit.server";
 import { apiKeyFrom, refuseForKey, requestSession, withKeyScope } from "./auth/api-keys.server";
-import { cachedSession, isFresh, requestMeta, type AuthSession, type GetSessionOptions } from "./auth/session.server";
+import {
+  cachedSession,
+  isFresh,
+  refuseWhileImpersonating,
+  requestMeta,
+  type AuthSession,
+  type GetSessionOptions,
+} from "./auth/session.server";
 import { endpoints as billingEndpoints } from "./billing/api.server";
 import { sessionSubscriptions } from "./billing/billing.server";
 import { preferredLocale } from "~/server/i18n.server";
@@ -379,6 +386,7 @@ async function dispatch(request: Request, context: Readonly<RouterContextProvide
       if (!auth && endpoint.session) throw new AppError("UNAUTHORIZED");
       if (auth && endpoint.session === "fresh" && !isFresh(auth.session)) throw new AppError("SESSION_NOT_FRESH");
     }
+    await refuseWhileImpersonating(endpoint.path, () => auth ?? session());
 
     const rawQuery = queryObject(url);
     let body: unknown;

@@ -417,6 +417,10 @@ const entries = {
     message: "You do not have permission to perform this action on organization API keys.",
   },
   API_KEY_NOT_ALLOWED: { status: 403, message: "An API key cannot be used for this request." },
+  NOT_ALLOWED_WHILE_IMPERSONATING: {
+    status: 403,
+    message: "This cannot be done while impersonating a user: it changes how the account is reached.",
+  },
   API_KEY_PERMISSIONS_TOO_BROAD: {
     status: 403,
     message: "An API key cannot have a permission its creator does not hold.",

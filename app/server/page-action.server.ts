@@ -19,7 +19,12 @@ import { zodErrorMap } from "~/lib/validation";
 import type { EndpointPath } from "~/server/api.server";
 import { getAuthSession, redirectParam, requireAuthSession } from "~/server/auth/guards.server";
 import { enforceRateLimit } from "~/server/auth/rate-limit.server";
-import { requestMeta, type AuthSession, type RequestMeta } from "~/server/auth/session.server";
+import {
+  refuseWhileImpersonating,
+  requestMeta,
+  type AuthSession,
+  type RequestMeta,
+} from "~/server/auth/session.server";
 import { socialRedirect } from "~/server/auth/social/social.server";
 import { authT, errorTitle, failed, invalid, type FieldErrors } from "~/server/forms.server";
 import { getLocale } from "~/server/i18n.server";
@@ -163,6 +168,7 @@ export function pageAction<A extends AuthNeed, I extends Record<string, Intent<A
     if (submission.status !== "success") return invalid(submission, extra);
     const ctx = { ...base, page, value: submission.value as never, formData, submission: submission as never };
     try {
+      await refuseWhileImpersonating(chosen.rateLimit, () => auth);
       await enforceRateLimit(meta.ipAddress, chosen.rateLimit);
       return await chosen.run(ctx);
     } catch (error) {

@@ -250,6 +250,52 @@ describe("impersonation", () => {
   });
 });
 
+describe("what an impersonation may not do", () => {
+  it("acts as the user, but never on how anyone gets in: no key, passkey, password, second factor or sign-on", async () => {
+    const admin = await person("admin");
+    const user = await person();
+    expect((await admin.client.admin.impersonateUser({ userId: user.id })).error).toBeNull();
+    const cookie = [...admin.jar].map(([name, value]) => `${name}=${value}`).join("; ");
+    const call = (path: string, body?: object) =>
+      fetch(`${app.base}/api/auth${path}`, {
+        method: body ? "POST" : "GET",
+        headers: { cookie, origin: app.base, "content-type": "application/json" },
+        body: body && JSON.stringify(body),
+      });
+    for (const [path, body] of [
+      ["/api-key/create", { name: "outlasting" }],
+      ["/passkey/generate-register-options", undefined],
+      ["/link-social", { provider: "github" }],
+      ["/change-password", { currentPassword: PASSWORD, newPassword: "another-password-1" }],
+      ["/two-factor/enable", { password: PASSWORD }],
+      ["/sso/register", { providerId: "outlasting", issuer: "https://idp.example.com", domain: "example.com" }],
+    ] as const) {
+      const refused = await call(path, body);
+      expect([path, refused.status, ((await refused.json()) as { code?: string }).code]).toEqual([
+        path,
+        403,
+        "NOT_ALLOWED_WHILE_IMPERSONATING",
+      ]);
+    }
+    // The page's form is refused alike, in words.
+    const form = await fetch(`${app.base}/profile/api-keys`, {
+      method: "POST",
+      headers: { cookie, origin: app.base, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ intent: "create-key", name: "outlasting" }),
+    });
+    expect(form.status).toBe(403);
+    expect(await form.text()).toContain("This cannot be done while impersonating a user");
+    expect(await app.prisma.apiKey.count({ where: { userId: user.id } })).toBe(0);
+    expect(await app.prisma.user.findUnique({ where: { id: user.id } })).toMatchObject({ twoFactorEnabled: false });
+
+    // The product itself still works as the user, and the way back too.
+    expect((await admin.client.updateUser({ name: "Renamed By Admin" })).error).toBeNull();
+    expect((await call("/get-session")).status).toBe(200);
+    expect((await admin.client.admin.stopImpersonating()).error).toBeNull();
+    expect((await sessionOf(admin))!.user.id).toBe(admin.id);
+  });
+});
+
 describe("an admin's impersonations end with their rights", () => {
   it.each(["banned", "given another role", "removed"] as const)(
     "when the admin is %s, the sessions they opened as others end at once",

@@ -21,10 +21,12 @@ import { AppError, fail } from "~/server/errors.server";
 import { rateLimitRefusals } from "~/server/metrics.server";
 import type { RequestHead } from "~/server/request-head.server";
 import {
+  ACCOUNT_ACCESS_ROUTES,
   authUserSelect,
   getSession,
   hashToken,
   randomToken,
+  routeIn,
   type AuthSession,
   type GetSessionOptions,
   type RequestMeta,
@@ -76,30 +78,12 @@ export function keyPermissions(): Readonly<Record<string, readonly string[]>> | 
 }
 
 /**
- * What a request made with a key may not do, whatever its permissions: manage keys (a leaked
- * key must not mint others or lift its own limits), end or change how the account signs in,
- * or delete it, read or renew the tokens of its linked provider accounts (a leaked key must
- * not become access to the user's Google or GitHub), or use the admin plugin.
+ * What a request made with a key may not do, whatever its permissions: manage how the account
+ * is reached or delete it (ACCOUNT_ACCESS_ROUTES: a leaked key must not mint others, lift its
+ * own limits, lock the owner out or become access to their Google or GitHub), or use the
+ * admin plugin.
  */
-const REFUSED_FOR_KEYS = [
-  "/get-access-token",
-  "/refresh-token",
-  "/account-info",
-  "/api-key/",
-  "/delete-user",
-  "/change-password",
-  "/set-password",
-  "/change-email",
-  "/revoke-session",
-  "/revoke-sessions",
-  "/revoke-other-sessions",
-  "/link-social",
-  "/unlink-account",
-  "/two-factor/",
-  "/passkey/",
-  "/admin/",
-  "/scim/generate-token",
-];
+const REFUSED_FOR_KEYS = [...ACCOUNT_ACCESS_ROUTES, "/admin/"];
 
 /**
  * An organization's key reaches only the routes that act within one organization: the one
@@ -158,8 +142,6 @@ async function organizationOf(table: "team" | "invitation", id: unknown): Promis
   return row?.organizationId;
 }
 
-const matches = (path: string, listed: string) => (listed.endsWith("/") ? path.startsWith(listed) : path === listed);
-
 const first = (value: unknown) => (Array.isArray(value) ? value[0] : value);
 
 const fieldsOf = (source: unknown): Fields => (source && typeof source === "object" ? (source as Fields) : {});
@@ -175,7 +157,7 @@ function namedOrganizations(fields: Fields): unknown[] {
 export async function refuseForKey(path: string, body: unknown, query: unknown): Promise<void> {
   const key = actingKey();
   if (!key) return;
-  if (REFUSED_FOR_KEYS.some((refused) => matches(path, refused))) fail("API_KEY_NOT_ALLOWED");
+  if (routeIn(path, REFUSED_FOR_KEYS)) fail("API_KEY_NOT_ALLOWED");
   if (!key.organizationId) return;
   if (!ORGANIZATION_KEY_ROUTES.includes(path)) fail("API_KEY_NOT_ALLOWED");
   const [bodyFields, queryFields] = [fieldsOf(body), fieldsOf(query)];

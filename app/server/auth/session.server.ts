@@ -518,6 +518,54 @@ export async function endImpersonationsBy(adminId: string, tx: Db): Promise<void
   }
 }
 
+/**
+ * The routes that manage how an account is reached, or remove it: its keys, password, email,
+ * sessions, provider accounts and their tokens, second factor and passkeys, and directory
+ * tokens. Neither an API key nor an admin's impersonation may use them (a listed path ending
+ * in "/" stands for every route under it).
+ */
+export const ACCOUNT_ACCESS_ROUTES = [
+  "/get-access-token",
+  "/refresh-token",
+  "/account-info",
+  "/api-key/",
+  "/delete-user",
+  "/change-password",
+  "/set-password",
+  "/change-email",
+  "/revoke-session",
+  "/revoke-sessions",
+  "/revoke-other-sessions",
+  "/link-social",
+  "/unlink-account",
+  "/two-factor/",
+  "/passkey/",
+  "/scim/generate-token",
+];
+
+/** Whether `path` is one of `routes` (see ACCOUNT_ACCESS_ROUTES for the prefix form). */
+export const routeIn = (path: string, routes: readonly string[]) =>
+  routes.some((listed) => (listed.endsWith("/") ? path.startsWith(listed) : path === listed));
+
+/**
+ * An admin's impersonation acts in the product as the user, but never on how the user, or
+ * anyone, gets in: a key, passkey, provider link, directory token or single sign-on
+ * connection made then would outlast it (keys and passkeys have no hour), and a password,
+ * email or second factor changed then would take the account from its owner. The API
+ * dispatcher and every page action ask it with the route they are about to run.
+ */
+const REFUSED_WHILE_IMPERSONATING = [...ACCOUNT_ACCESS_ROUTES, "/sso/"];
+
+export async function refuseWhileImpersonating(
+  path: string,
+  auth: () => Promise<AuthSession | null> | AuthSession | null,
+): Promise<void> {
+  // The session is looked up only for a listed route: the others pay nothing.
+  if (routeIn(path, REFUSED_WHILE_IMPERSONATING) && (await auth())?.session.impersonatedBy) {
+    fail("NOT_ALLOWED_WHILE_IMPERSONATING");
+  }
+}
+
 /** Ends the request's session (if any) and returns the Set-Cookie lines that clear its cookies. */
 export async function endSession(request: Request): Promise<string[]> {
   const token = sessionTokenFrom(request);
