@@ -228,6 +228,10 @@ const entries = {
     status: 400,
     message: "Inviter is no longer a member of the organization",
   },
+  INVITER_MAY_NO_LONGER_SEND_THIS_INVITATION: {
+    status: 403,
+    message: "The person who sent this invitation may no longer give this role.",
+  },
   // Published by better-auth; not raised here.
   FAILED_TO_RETRIEVE_INVITATION: { status: 400, message: "Failed to retrieve invitation" },
   INVITATION_LIMIT_REACHED: { status: 403, message: "Invitation limit reached" },

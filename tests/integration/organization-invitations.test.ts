@@ -256,6 +256,42 @@ describe("reject and cancel", () => {
     const read = await dan.org.getInvitation({ query: { id } });
     expect(read.error).toMatchObject({ status: 400, code: "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION" });
   });
+
+  it("an admin removed or demoted since brings in no one: their invitations no longer stand", async () => {
+    const [rogue, demoted, alt, other] = await Promise.all([
+      newUser("Rogue"),
+      newUser("Demoted"),
+      newUser("Alt"),
+      newUser("Other"),
+    ]);
+    await addMember(organizationId, rogue, "admin");
+    await addMember(organizationId, demoted, "admin");
+    const removedInvitation = await invite(rogue, organizationId, alt.email, "admin");
+    const demotedInvitation = await invite(demoted, organizationId, other.email, "admin");
+    expect((await owner.org.removeMember({ memberIdOrEmail: rogue.email, organizationId })).error).toBeNull();
+    const demotedMember = await prisma.member.findFirstOrThrow({ where: { organizationId, userId: demoted.id } });
+    expect(
+      (await owner.org.updateMemberRole({ memberId: demotedMember.id, role: "member", organizationId })).error,
+    ).toBeNull();
+
+    expect((await alt.org.acceptInvitation({ invitationId: removedInvitation.id })).error).toMatchObject({
+      status: 400,
+      code: "INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION",
+    });
+    for (const answer of [
+      await other.org.getInvitation({ query: { id: demotedInvitation.id } }),
+      await other.org.acceptInvitation({ invitationId: demotedInvitation.id }),
+    ]) {
+      expect(answer.error).toMatchObject({ status: 403, code: "INVITER_MAY_NO_LONGER_SEND_THIS_INVITATION" });
+    }
+    expect(await prisma.member.count({ where: { organizationId, userId: { in: [alt.id, other.id] } } })).toBe(0);
+    // Still open: the owner may cancel them, or they lapse.
+    expect(
+      await prisma.invitation.count({
+        where: { id: { in: [removedInvitation.id, demotedInvitation.id] }, status: "pending" },
+      }),
+    ).toBe(2);
+  });
 });
 
 describe("refusals when inviting", () => {

@@ -26,9 +26,10 @@ import {
   requireMembership,
   requirePermission,
   roleInput,
+  roleTableOf,
   TEAM_MEMBER_LIMIT,
 } from "./organizations.server";
-import { mayAssign, parseRoles } from "./permissions.server";
+import { couldInvite, mayAssign, parseRoles } from "./permissions.server";
 
 /** Pending invitations an organization may have at once. */
 const INVITATION_LIMIT = 100;
@@ -156,6 +157,22 @@ async function close(db: Pick<Prisma.TransactionClient, "invitation">, id: strin
 }
 
 /**
+ * An invitation speaks for its inviter: it stands only while they are a member who could still
+ * send it (couldInvite). An admin removed or demoted since would otherwise still bring in the
+ * admins they invited.
+ */
+async function requireInviterStands(db: Prisma.TransactionClient | typeof prisma, invitation: Invitation) {
+  const inviter = await db.member.findUnique({
+    where: { organizationId_userId: { organizationId: invitation.organizationId, userId: invitation.inviterId } },
+    select: { role: true },
+  });
+  if (!inviter) fail("INVITER_IS_NO_LONGER_A_MEMBER_OF_THE_ORGANIZATION");
+  const roleTable = await roleTableOf(invitation.organizationId, db);
+  if (!couldInvite({ role: inviter.role, roleTable }, invitation.role))
+    fail("INVITER_MAY_NO_LONGER_SEND_THIS_INVITATION");
+}
+
+/**
  * Accepts an invitation: the caller becomes a member with the invited role (and team), and
  * the organization becomes the session's active one. Returns the Set-Cookie lines of the
  * session's cookie cache.
@@ -165,6 +182,7 @@ export async function acceptInvitation(auth: AuthSession, invitationId: string, 
   const { invitation, member } = await prisma
     .$transaction(async (tx) => {
       const invitation = await close(tx, invitationId, "accepted");
+      await requireInviterStands(tx, invitation);
       if ((await tx.member.count({ where: { organizationId } })) >= membershipLimit()) {
         fail("ORGANIZATION_MEMBERSHIP_LIMIT_REACHED");
       }
@@ -238,6 +256,7 @@ export async function invitedAddress(invitationId: string): Promise<string | nul
 /** An open invitation for its recipient, with what the invitation page shows about it. */
 export async function getInvitation(auth: AuthSession, invitationId: string) {
   const invitation = await recipientsInvitation(auth, invitationId);
+  await requireInviterStands(prisma, invitation);
   const inviter = await prisma.member.findUnique({
     where: { organizationId_userId: { organizationId: invitation.organizationId, userId: invitation.inviterId } },
     include: { user: { select: { name: true, email: true } }, organization: { select: { name: true, slug: true } } },

@@ -171,7 +171,11 @@ export function can(holder: Holder, resource: Resource, actions: readonly string
  * nobody grants, through a role they define or give, what they do not have themselves.
  */
 export function holds(holder: Holder, permission: Record<string, readonly string[]>): boolean {
-  const grants = grantsOf(holder);
+  return covers(grantsOf(holder), permission);
+}
+
+/** Whether `grants` has every action of `permission` on every resource of it. */
+function covers(grants: Grants, permission: Record<string, readonly string[]>): boolean {
   return Object.entries(permission).every(([resource, actions]) => {
     const granted: readonly string[] = Object.hasOwn(grants, resource) ? grants[resource as Resource]! : [];
     return actions.every((action) => granted.includes(action));
@@ -192,6 +196,18 @@ export const isOwner = (role: string) =>
 export function mayAssign(caller: Holder, role: string): boolean {
   if (isOwner(caller.role)) return true;
   return !isOwner(role) && holds(caller, roleGrants(role, caller.roleTable));
+}
+
+/**
+ * Whether the member `inviter` could send an invitation giving `role` now: they may invite,
+ * and give that role (mayAssign's rule). An invitation speaks for its inviter, so it stands
+ * only while this holds. Asked in the recipient's request: no key of that request narrows
+ * the inviter's roles.
+ */
+export function couldInvite(inviter: Holder, role: string): boolean {
+  const held = roleGrants(inviter.role, inviter.roleTable);
+  if (!covers(held, { invitation: ["create"] })) return false;
+  return isOwner(inviter.role) || (!isOwner(role) && covers(held, roleGrants(role, inviter.roleTable)));
 }
 
 /** The roles `caller` may give (see mayAssign), built-in first, then by name, for the pages' role selects. */
