@@ -547,15 +547,17 @@ export const ACCOUNT_ACCESS_ROUTES = [
 export const routeIn = (path: string, routes: readonly string[]) =>
   routes.some((listed) => (listed.endsWith("/") ? path.startsWith(listed) : path === listed));
 
+/** What an impersonation may not use: the account's ways in, and single sign-on's connections. */
+const REFUSED_WHILE_IMPERSONATING = [...ACCOUNT_ACCESS_ROUTES, "/sso/"];
+
 /**
  * An admin's impersonation acts in the product as the user, but never on how the user, or
  * anyone, gets in: a key, passkey, provider link, directory token or single sign-on
  * connection made then would outlast it (keys and passkeys have no hour), and a password,
  * email or second factor changed then would take the account from its owner. The API
- * dispatcher and every page action ask it with the route they are about to run.
+ * dispatcher and every page action ask it with the route they are about to run:
+ * 403 NOT_ALLOWED_WHILE_IMPERSONATING.
  */
-const REFUSED_WHILE_IMPERSONATING = [...ACCOUNT_ACCESS_ROUTES, "/sso/"];
-
 export async function refuseWhileImpersonating(
   path: string,
   auth: () => Promise<AuthSession | null> | AuthSession | null,
