@@ -194,8 +194,12 @@ export const isOwner = (role: string) =>
  * else only roles that grant nothing they do not hold themselves.
  */
 export function mayAssign(caller: Holder, role: string): boolean {
-  if (isOwner(caller.role)) return true;
-  return !isOwner(role) && holds(caller, roleGrants(role, caller.roleTable));
+  return givesRole(caller, grantsOf(caller), role);
+}
+
+/** The assignable-role rule on `held`, what the caller holds (narrowed by a key or not). */
+function givesRole(caller: Holder, held: Grants, role: string): boolean {
+  return isOwner(caller.role) || (!isOwner(role) && covers(held, roleGrants(role, caller.roleTable)));
 }
 
 /**
@@ -206,8 +210,7 @@ export function mayAssign(caller: Holder, role: string): boolean {
  */
 export function couldInvite(inviter: Holder, role: string): boolean {
   const held = roleGrants(inviter.role, inviter.roleTable);
-  if (!covers(held, { invitation: ["create"] })) return false;
-  return isOwner(inviter.role) || (!isOwner(role) && covers(held, roleGrants(role, inviter.roleTable)));
+  return covers(held, { invitation: ["create"] }) && givesRole(inviter, held, role);
 }
 
 /** The roles `caller` may give (see mayAssign), built-in first, then by name, for the pages' role selects. */
